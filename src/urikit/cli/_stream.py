@@ -1,0 +1,99 @@
+"""Streaming input and output shared by the subcommands.
+
+Inputs are the command-line arguments or, when there are none, the lines of
+standard input, read lazily so that memory stays constant.  Each input gives
+exactly one output record, a result or an error, in input order; nothing is
+dropped, and the exit status says whether any input failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TextIO
+
+from ..errors import URIError
+
+
+def inputs(values: Iterable[str] | None, stream: TextIO | None = None) -> Iterator[str]:
+    """The given values, or the lines of ``stream`` (standard input) without their ends."""
+    if values:
+        yield from values
+        return
+    if stream is None:
+        stream = sys.stdin
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape", newline=None)
+    for line in stream:
+        yield line[:-1] if line.endswith("\n") else line
+
+
+def _prepare_stdout() -> None:
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def run(
+    items: Iterable[str],
+    handle: Callable[[str], tuple[bool, str]],
+) -> int:
+    """Call ``handle(item) -> (ok, record)`` for each item and print each record.
+
+    A ``ValueError`` raised by ``handle`` (``URIError`` among them) becomes an
+    error record through :func:`error_record`, so no input is ever lost.
+    """
+    _prepare_stdout()
+    failed = False
+    out = sys.stdout
+    for item in items:
+        try:
+            ok, record = handle(item)
+        except ValueError as exc:
+            ok, record = False, error_text(item, exc)
+        failed = failed or not ok
+        out.write(record + "\n")
+        if out.isatty():
+            out.flush()
+    out.flush()
+    return 1 if failed else 0
+
+
+def run_json(items: Iterable[str], handle: Callable[[str], tuple[bool, dict[str, Any]]]) -> int:
+    """As :func:`run`, with each record one line of JSON (JSON Lines)."""
+
+    def as_json(item: str) -> tuple[bool, str]:
+        try:
+            ok, record = handle(item)
+        except ValueError as exc:
+            ok, record = False, error_json(item, exc)
+        return ok, json.dumps(record, ensure_ascii=False)
+
+    return run(items, as_json)
+
+
+def error_json(item: str, exc: ValueError) -> dict[str, Any]:
+    """The JSON record of a failed input."""
+    if isinstance(exc, URIError):
+        error: dict[str, Any] = {
+            "position": exc.position,
+            "rule": exc.rule,
+            "reason": exc.reason,
+            "message": str(exc),
+        }
+    else:
+        error = {"position": None, "rule": None, "reason": str(exc), "message": str(exc)}
+    return {"input": item, "ok": False, "error": error}
+
+
+def error_text(item: str, exc: ValueError) -> str:
+    """The human record of a failed input: the input, then the caret and reason."""
+    message = str(exc).replace("\n", "\n  ")
+    return f"error: {item}\n  {message}"
+
+
+def use_color(stream: TextIO | None = None) -> bool:
+    """Colour only for a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    stream = stream or sys.stdout
+    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()

@@ -1,0 +1,53 @@
+"""Validation against any named rule of the grammar (RFC 3986 Appendix A, RFC 3987 §2.2)."""
+
+from __future__ import annotations
+
+import re
+
+from ._diagnose import locate
+from .grammar import RULES, Grammar
+
+__all__ = ["RULE_NAMES", "check", "is_valid"]
+
+#: The rule names :func:`is_valid` answers for.
+RULE_NAMES = frozenset(RULES)
+
+
+def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
+    try:
+        grammar = RULES[rule]
+    except KeyError:
+        raise ValueError(
+            f"unknown rule {rule!r}; known rules: {', '.join(sorted(RULES))}"
+        ) from None
+    return grammar, grammar.rule(rule)
+
+
+def is_valid(text: str, rule: str = "URI-reference") -> bool:
+    """Does ``text`` match the ABNF rule ``rule`` exactly?
+
+    ``rule`` is a rule name of RFC 3986 Appendix A (``"URI"``,
+    ``"URI-reference"``, ``"absolute-URI"``, ``"relative-ref"``, ``"scheme"``,
+    ``"authority"``, ``"userinfo"``, ``"host"``, ``"reg-name"``, ``"port"``,
+    ``"IPv4address"``, ``"IPv6address"``, ``"IPvFuture"``, ``"path"``,
+    ``"segment"``, ``"query"``, ``"fragment"``, and the rest), of RFC 6874
+    (``"IPv6addrz"``, ``"ZoneID"``) or of RFC 3987 §2.2 (``"IRI"``,
+    ``"IRI-reference"``, ``"absolute-IRI"``, ``"irelative-ref"``, ...).
+    An unknown rule name raises ``ValueError``; a non-``str`` text ``TypeError``.
+
+    >>> is_valid("http://[::1]/", "URI"), is_valid("1.2.3.256", "IPv4address")
+    (True, False)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
+    _, pattern = _pattern_of(rule)
+    return pattern.fullmatch(text) is not None
+
+
+def check(text: str, rule: str = "URI-reference") -> None:
+    """Raise :class:`~urikit.URIError`, saying where and why, unless ``text`` matches ``rule``."""
+    if not isinstance(text, str):
+        raise TypeError(f"check() takes a str, not {type(text).__name__}")
+    grammar, pattern = _pattern_of(rule)
+    if pattern.fullmatch(text) is None:
+        raise locate(text, grammar, rule)
