@@ -14,15 +14,19 @@ skipped):
   through gzip);
 - ``/usr/share/man``: man pages (gzipped roff, with roff escapes removed first).
 
-Candidates are matched by a scheme prefix from ``SCHEMES`` and a run of characters that may
-appear in a URI. Trailing prose punctuation, unbalanced closing brackets and HTML entity
-tails are stripped; template placeholders (``%s``, ``{}``, ``$VAR``), elisions (``...``) and
-text with backslashes are dropped. The URLs are *not* filtered by any URI parser, so a few
-invalid but real URLs remain, as they would in any crawl.
+Candidates are a scheme from ``HIER_SCHEMES`` followed by "://", or a scheme from
+``OPAQUE_SCHEMES`` followed by the shape that scheme requires ("mailto:" needs an "@"), then
+a run of characters that may appear in a URI; a URL opened by a single quote in source
+code ends at the closing quote. Trailing prose punctuation, unbalanced closing brackets,
+Markdown link tails, console-markup tails and HTML entities are stripped; template placeholders
+(``$VAR``, ``%(name)s``, bad ``%`` escapes), elisions (``...``) and regular-expression
+fragments (``[a-z0-9-]+``) are dropped. The URLs are *not* filtered by any URI parser, so a
+few invalid but real URLs remain (well under 5%), as they would in any crawl.
 
-Because change logs repeat one host thousands of times (``github.com/nodejs/node/pull/N``),
-the sample is capped per host and per first path segment, then shuffled with a fixed seed
-and cut to ``TARGET`` lines.
+Change logs repeat one host thousands of times (``github.com/nodejs/node/pull/N``), and
+cloud docs mint endless ``file://x.json`` and ``s3://bucket`` examples, so the sample is
+capped per host, per first path segment and per non-web scheme, taken in the order of a
+seeded hash and cut to ``TARGET`` lines.
 
 ``pairs.txt`` holds (base, reference) pairs, tab-separated, for resolution benchmarks
 (RFC 3986 §5.2). Bases are absolute hierarchical URLs from the corpus; references are built
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import os
 import random
 import re
@@ -48,6 +53,7 @@ TARGET = 5000
 PAIRS = 5000
 PER_HOST = 120
 PER_PREFIX = 6
+PER_OTHER_SCHEME = 40
 MAX_FILE_BYTES = 4_000_000
 MAX_URL_CHARS = 600
 
@@ -59,41 +65,63 @@ SOURCE_GLOBS = (
     "/usr/share/man",
 )
 
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# Files without a suffix (METADATA, LICENSE, copyright, README) are read as well.
 TEXT_SUFFIXES = frozenset(
     {
-        "", ".py", ".pyi", ".txt", ".rst", ".md", ".html", ".htm", ".xml", ".json", ".toml",
-        ".cfg", ".ini", ".yml", ".yaml", ".c", ".h", ".pl", ".sh", ".js", ".css", ".in",
-        ".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".Debian", ".changelog", ".svg",
+        "",
+        *_words(".py .pyi .txt .rst .md .html .htm .xml .json .toml .cfg .ini .yml .yaml"),
+        *_words(".c .h .pl .sh .js .css .in .svg .Debian .changelog .1 .2 .3 .4 .5 .6 .7 .8"),
     }
 )
 
 # Schemes written as "scheme://authority" in running text.
-HIER_SCHEMES = (
-    "https", "http", "ftp", "ftps", "sftp", "file", "git", "git+https", "git+ssh", "svn",
-    "svn+ssh", "hg+https", "ssh", "ws", "wss", "s3", "gs", "hdfs", "rsync", "ldap", "ldaps",
-    "redis", "rediss", "postgres", "postgresql", "mysql", "sqlite", "mongodb", "amqp",
-    "tcp", "udp", "unix", "telnet", "nntp", "irc", "ircs", "smb", "nfs", "imap", "pop",
-    "sip", "xmpp", "rtsp", "coap",
+HIER_SCHEMES = _words(
+    """
+    https http ftp ftps sftp file git git+https git+ssh svn svn+ssh hg+https ssh ws wss s3
+    gs hdfs rsync ldap ldaps redis rediss postgres postgresql mysql sqlite mongodb amqp tcp
+    udp unix telnet nntp irc ircs smb nfs imap pop rtsp coap
+    """
 )
-# Schemes whose URIs usually have no authority; matched with a stricter first character.
-OPAQUE_SCHEMES = (
-    "mailto", "urn", "tag", "data", "tel", "geo", "doi", "about", "news", "sip", "xmpp",
-    "magnet", "jar", "info", "cid", "mid", "fax", "sms",
-)
-SCHEMES = HIER_SCHEMES + OPAQUE_SCHEMES
+# Schemes whose URIs usually have no authority, each with the shape its scheme-specific
+# part must start with; identifiers that merely share the prefix ("geo:SearchPlace" IAM
+# actions, "mailto:barry") are not URIs.
+OPAQUE_SCHEMES: dict[str, str] = {
+    "mailto": r"[^@/]+@[^@.]+\.",  # RFC 6068
+    "urn": r"[A-Za-z0-9][A-Za-z0-9-]{1,31}:.",  # RFC 8141 NID ":" NSS
+    "tag": r"[^,]+,\d{4}",  # RFC 4151 taggingEntity
+    "data": r"[^,]*,",  # RFC 2397
+    "tel": r"\+?[0-9(]",  # RFC 3966
+    "sms": r"\+?[0-9]",  # RFC 5724
+    "geo": r"-?[0-9]",  # RFC 5870
+    "doi": r"10\.",
+    "about": r"[a-z]",  # RFC 6694
+    "news": r"[A-Za-z0-9]",  # RFC 5538
+    "magnet": r"\?",
+    "cid": r".+@",  # RFC 2392
+    "mid": r".+@",  # RFC 2392
+    "sip": r"[^@/]+@",  # RFC 3261
+    "xmpp": r"[^@/]+@",  # RFC 5122
+}
+_OPAQUE_SHAPE = {k: re.compile(v) for k, v in OPAQUE_SCHEMES.items()}
 
 # A run of characters that may occur in a URI (RFC 3986 §2) plus "%"; whitespace, quotes,
 # angle brackets, braces, "|", "\\", "^", "`" and non-ASCII end a candidate (RFC 3986
 # Appendix C).
 _URI_RUN = re.compile(rb"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*")
 _SCHEME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789+.-")
-_OPAQUE_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+%/")
 _HIER_SET = frozenset(s.encode() for s in HIER_SCHEMES)
 _NEEDLES = (b"://", *(s.encode() + b":" for s in OPAQUE_SCHEMES))
 _ROFF_ESCAPE = re.compile(rb"\\(?:[%&:]|\(hy|-)")
 _ENTITY_TAIL = re.compile(r"&(?:gt|lt|quot|apos|nbsp|#\d+|#x[0-9a-fA-F]+);.*")
 _BAD_PCT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _TEMPLATE = re.compile(r"\$[A-Za-z(]|%\(|\.\.\.|\*\*")
+# Regular-expression fragments and documentation placeholders: "[a-z0-9-]+", "([", "[:port]".
+_REGEX_LIKE = re.compile(r"\[[-^]|\[\w-\w|\(\[|\)\[|\]\+|\(\?|\[:[a-z]|@\]")
 _TRAILING = ".,;:!?*'"
 _PAIRS = {")": "(", "]": "["}
 _WEB_SCHEMES = frozenset({"http", "https", "ftp", "ws", "wss"})
@@ -131,10 +159,10 @@ def read_bytes(path: Path) -> bytes:
 
 
 def candidates(data: bytes) -> Iterator[str]:
-    """Yield "scheme:..." runs whose scheme is in SCHEMES.
+    """Yield "scheme:..." runs whose scheme is one we harvest.
 
-    Literal needles are searched with bytes.find (fast); the scheme is then read
-    backwards and the rest forwards, so each byte is looked at a bounded number of times.
+    Literal needles ("://", "mailto:", ...) are found with bytes.find; the scheme is then
+    read backwards from the needle and the rest of the URL forwards.
     """
     lower = data.lower()
     for needle in _NEEDLES:
@@ -151,10 +179,11 @@ def candidates(data: bytes) -> Iterator[str]:
                 j = i
                 if i > 0 and (lower[i - 1] in _SCHEME_CHARS or lower[i - 1] == ord("/")):
                     continue
-                if start >= len(data) or data[start] not in _OPAQUE_START:
-                    continue
             end = _URI_RUN.match(data, start)
             stop = end.end() if end else start
+            if j > 0 and data[j - 1] == ord("'"):
+                quote = data.find(b"'", start, stop)  # source code: 'https://x').path
+                stop = quote if quote != -1 else stop
             start = max(start, stop)
             yield data[j:stop].decode("ascii")
 
@@ -167,7 +196,7 @@ def plausible_host(scheme: str, host: str) -> bool:
         return False
     name = host.rpartition("@")[2]
     if name.startswith("["):
-        return True
+        return "]" in name
     name = name.partition(":")[0]
     return scheme not in _WEB_SCHEMES or "." in name or name.lower() == "localhost"
 
@@ -175,18 +204,24 @@ def plausible_host(scheme: str, host: str) -> bool:
 def clean(candidate: str) -> str | None:
     """Trim prose punctuation around a candidate; return None if it is not a usable URL."""
     url = _ENTITY_TAIL.sub("", candidate).replace("&amp;", "&")
+    url = url.partition("](")[0]  # Markdown "[![badge](url)](link)"
+    close = url.find("]")
+    if close != -1 and "[" not in url[:close]:
+        url = url[:close]  # console markup "[link=url]text[/link]"
     while url:
         last = url[-1]
-        if last in _TRAILING:
-            url = url[:-1]
-        elif last in _PAIRS and url.count(last) > url.count(_PAIRS[last]):
+        unbalanced = last in _PAIRS and url.count(last) > url.count(_PAIRS[last])
+        if last in _TRAILING or unbalanced:
             url = url[:-1]
         else:
             break
     scheme, _, rest = url.partition(":")
     if len(url) > MAX_URL_CHARS or len(rest) < 3:
         return None
-    if _TEMPLATE.search(url) or _BAD_PCT.search(url):
+    if _TEMPLATE.search(url) or _BAD_PCT.search(url) or _REGEX_LIKE.search(url):
+        return None
+    shape = _OPAQUE_SHAPE.get(scheme.lower())
+    if shape is not None and not rest.startswith("//") and not shape.match(rest):
         return None
     if rest.startswith("//"):
         host = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
@@ -206,29 +241,39 @@ def harvest() -> set[str]:
     return found
 
 
-def group_key(url: str) -> tuple[str, str]:
-    """(scheme+host, first path segment): the unit that the caps apply to."""
+def group_keys(url: str) -> tuple[str, str, str]:
+    """(scheme, scheme+host, scheme+host+first path segment): the units the caps apply to."""
     scheme, _, rest = url.partition(":")
+    scheme = scheme.lower()
     if rest.startswith("//"):
         host, _, path = rest[2:].partition("/")
         segment = re.split(r"[/?#]", path, maxsplit=1)[0]
-        return scheme.lower() + "://" + host.lower(), segment
-    return scheme.lower() + ":", rest[:8]
+        site = scheme + "://" + host.lower()
+        return scheme, site, site + "/" + segment
+    return scheme, scheme + ":", scheme + ":" + rest[:8]
 
 
-def sample(urls: set[str], rng: random.Random) -> list[str]:
-    """Cap per host and per first path segment, then shuffle and cut to TARGET."""
-    ordered = sorted(urls)
-    rng.shuffle(ordered)
-    per_host: Counter[str] = Counter()
-    per_prefix: Counter[tuple[str, str]] = Counter()
+_RARE = re.compile(r"[^:]+://(?:[^/?#]*[@:\[]|[^#]*%[0-9A-Fa-f]{2})")
+
+
+def sample(urls: set[str]) -> list[str]:
+    """Order by a seeded hash, apply the caps in that order, and cut to TARGET.
+
+    A hash order (rather than a shuffle) keeps the sample stable when a few files change.
+
+    URLs with userinfo, a port, an IP literal or a percent-encoding are rare in prose but
+    matter to parsers, so they are exempt from the per-prefix cap.
+    """
+    ordered = sorted(urls, key=lambda url: hashlib.sha256(f"{SEED}:{url}".encode()).digest())
+    seen: Counter[str] = Counter()
     kept: list[str] = []
     for url in ordered:
-        key = group_key(url)
-        if per_host[key[0]] >= PER_HOST or per_prefix[key] >= PER_PREFIX:
+        scheme, site, prefix = group_keys(url)
+        scheme_cap = len(urls) if scheme in _WEB_SCHEMES else PER_OTHER_SCHEME
+        prefix_cap = len(urls) if _RARE.match(url) else PER_PREFIX
+        if seen[scheme] >= scheme_cap or seen[site] >= PER_HOST or seen[prefix] >= prefix_cap:
             continue
-        per_host[key[0]] += 1
-        per_prefix[key] += 1
+        seen.update((scheme, site, prefix))
         kept.append(url)
     return kept[:TARGET]
 
@@ -336,14 +381,14 @@ def main() -> None:
     args = parser.parse_args()
 
     harvested = harvest()
+    urls = sample(harvested)
     rng = random.Random(SEED)
-    urls = sample(harvested, rng)
     pairs = make_pairs(urls, rng, PAIRS)
     args.urls.write_text("".join(u + "\n" for u in urls), encoding="utf-8")
     args.pairs.write_text("".join(f"{b}\t{r}\n" for b, r in pairs), encoding="utf-8")
 
     schemes = Counter(u.partition(":")[0].lower() for u in urls)
-    hosts = Counter(group_key(u)[0] for u in urls)
+    hosts = {group_keys(u)[1] for u in urls}
     print(f"harvested {len(harvested)} distinct URLs; wrote {len(urls)} to {args.urls}")
     print(f"wrote {len(pairs)} pairs to {args.pairs}")
     print("schemes:", ", ".join(f"{s} {n}" for s, n in schemes.most_common()))

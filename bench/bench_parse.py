@@ -1,0 +1,148 @@
+"""Parse every URL in bench/urls.txt with urikit and with peer libraries.
+
+What each case does, and how faithful it is as a "parse" of RFC 3986:
+
+- ``urikit.URI(u)``: strict parse and full RFC 3986 validation; invalid lines raise
+  urikit.URIError and are counted as rejected.
+- ``urikit.is_valid(u)``: the same validation without building a URI value.
+- ``urllib.parse.urlsplit``: splits without validating (RFC 3986 Appendix B plus legacy
+  rules). It is LRU-cached on CPython >= 3.11; the cache is cleared before each pass.
+- ``uritools.urisplit``: Appendix B regular expression, no validation.
+- ``rfc3986 parse+validate``: ``rfc3986.uri_reference(u)`` then
+  ``rfc3986.validators.Validator().check_validity_of(<all seven components>).validate(ref)``,
+  the non-deprecated way to parse and validate in rfc3986 2.x
+  (``URIReference.is_valid()`` still exists but warns that it is deprecated).
+- ``yarl.URL``: WHATWG-flavoured parse with percent-encoding of the input; LRU caches
+  cleared before each pass.
+- ``ada_url.URL``, ``can_ada.parse``: WHATWG URL Standard parsers in C++.
+- ``hyperlink.URL.from_text``: hyperlink's own RFC 3986-based parse, no full validation.
+
+Run: ``python bench/bench_parse.py`` (options: ``--limit N``, ``--repeat N``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from _harness import (
+    URLS,
+    Batch,
+    Case,
+    Target,
+    over,
+    parse_args,
+    print_environment,
+    print_table,
+    read_lines,
+    run,
+)
+
+REFERENCE = "urikit.URI"
+URITOOLS = "uritools.urisplit"
+RFC3986 = "rfc3986 parse+validate"
+
+TARGETS = (
+    Target("urikit strict parse <= 1.5x uritools.urisplit time", URITOOLS, 1.5),
+    Target("urikit >= 10x faster than rfc3986 parse+validate", RFC3986, 0.1),
+)
+
+
+def cases(urls: Sequence[str]) -> list[Case]:
+    def load_urikit() -> Batch:
+        import urikit
+
+        return over(urls, urikit.URI, urikit.URIError)
+
+    def load_urikit_is_valid() -> Batch:
+        import urikit
+
+        is_valid = urikit.is_valid
+
+        def batch() -> int:
+            rejected = 0
+            for url in urls:
+                if not is_valid(url):
+                    rejected += 1
+            return rejected
+
+        return batch
+
+    def load_urlsplit() -> Batch:
+        from urllib.parse import urlsplit
+
+        return over(urls, urlsplit)
+
+    def clear_urlsplit() -> None:
+        from urllib.parse import urlsplit
+
+        cache_clear = getattr(urlsplit, "cache_clear", None)
+        if cache_clear is not None:
+            cache_clear()
+
+    def load_uritools() -> Batch:
+        import uritools
+
+        return over(urls, uritools.urisplit)
+
+    def load_rfc3986() -> Batch:
+        import rfc3986
+        from rfc3986 import exceptions, validators
+
+        validator = validators.Validator().check_validity_of(
+            "scheme", "userinfo", "host", "port", "path", "query", "fragment"
+        )
+        uri_reference = rfc3986.uri_reference
+
+        def parse_and_validate(url: str) -> None:
+            validator.validate(uri_reference(url))
+
+        return over(urls, parse_and_validate, exceptions.RFC3986Exception)
+
+    def load_yarl() -> Batch:
+        import yarl
+
+        return over(urls, yarl.URL)
+
+    def clear_yarl() -> None:
+        import yarl
+
+        yarl.cache_clear()
+
+    def load_ada_url() -> Batch:
+        import ada_url
+
+        return over(urls, ada_url.URL)
+
+    def load_can_ada() -> Batch:
+        import can_ada
+
+        return over(urls, can_ada.parse)
+
+    def load_hyperlink() -> Batch:
+        import hyperlink
+
+        return over(urls, hyperlink.URL.from_text)
+
+    return [
+        Case(REFERENCE, load_urikit, distribution="urikit"),
+        Case("urikit.is_valid", load_urikit_is_valid, distribution="urikit"),
+        Case("urllib.parse.urlsplit", load_urlsplit, clear_urlsplit),
+        Case(URITOOLS, load_uritools, distribution="uritools"),
+        Case(RFC3986, load_rfc3986, distribution="rfc3986"),
+        Case("yarl.URL", load_yarl, clear_yarl, distribution="yarl"),
+        Case("ada_url.URL", load_ada_url, distribution="ada-url"),
+        Case("can_ada.parse", load_can_ada, distribution="can_ada"),
+        Case("hyperlink.URL.from_text", load_hyperlink, distribution="hyperlink"),
+    ]
+
+
+def main() -> None:
+    args = parse_args(__doc__.splitlines()[0], URLS)
+    urls = read_lines(args.input, args.limit)
+    print_environment()
+    results = run(cases(urls), len(urls), args.repeat)
+    print_table("Parse (bench/bench_parse.py)", results, REFERENCE, len(urls), TARGETS)
+
+
+if __name__ == "__main__":
+    main()
