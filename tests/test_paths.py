@@ -1,0 +1,258 @@
+"""Path segments (RFC 3986 §3.3), safe joins, and navigation by resolution (§5.2)."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urikit import URI, URIError
+from urikit.iri import IRI
+from urikit.paths import joinpath, parent, segments, sibling
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)) | st.sampled_from("/\\.%:?#"))
+
+
+# -- segments ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("http://h", []),
+        ("", []),
+        ("http://h/", [""]),
+        ("/", [""]),
+        ("http://h/a/b", ["a", "b"]),
+        ("http://h/a/b/", ["a", "b", ""]),
+        ("http://h//a", ["", "a"]),
+        ("a/b", ["a", "b"]),
+        ("./a:b", [".", "a:b"]),
+        ("mailto:joe@example.com", ["joe@example.com"]),
+        ("http://h/a%2Fb/c%20d", ["a/b", "c d"]),
+        ("http://h/caf%C3%A9/%25", ["café", "%"]),
+        ("http://h/a/../b/.", ["a", "..", "b", "."]),
+    ],
+)
+def test_segments(text: str, expected: list[str]) -> None:
+    assert URI(text).segments == expected
+
+
+def test_segments_of_invalid_utf8() -> None:
+    uri = URI("http://h/caf%E9")
+    with pytest.raises(URIError) as info:
+        _ = URI("http://h/a/caf%E9").segments
+    assert (info.value.text, info.value.position, info.value.rule) == ("/a/caf%E9", 6, "segment")
+    assert segments(uri, errors="replace") == ["caf\ufffd"]
+    assert segments("http://h/a") == ["a"]
+
+
+# -- joinpath -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("base", "names", "expected"),
+    [
+        ("http://h/x/", ("a",), "http://h/x/a"),
+        ("http://h/x", ("a",), "http://h/x/a"),
+        ("http://h", ("a",), "http://h/a"),
+        ("http://h/", ("a", "b"), "http://h/a/b"),
+        ("http://h/x?q=1#f", ("a",), "http://h/x/a?q=1#f"),
+        ("http://h/x", ("a", ""), "http://h/x/a/"),
+        ("http://h/x", ("",), "http://h/x/"),
+        ("http://h/x/", ("",), "http://h/x/"),
+        ("/x", ("a",), "/x/a"),
+        ("x", ("a",), "x/a"),
+        ("", ("a",), "a"),
+        ("//h", ("a",), "//h/a"),
+        ("file:///", ("etc", "hosts"), "file:///etc/hosts"),
+    ],
+)
+def test_joinpath(base: str, names: tuple[str, ...], expected: str) -> None:
+    assert str(URI(base).joinpath(*names)) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "encoded"),
+    [
+        ("a/b", "a%2Fb"),
+        ("a\\b", "a%5Cb"),
+        ("..\\..\\etc", "..%5C..%5Cetc"),
+        ("../x", "..%2Fx"),
+        ("a?b#c", "a%3Fb%23c"),
+        ("100%", "100%25"),
+        ("%41", "%2541"),
+        ("a b", "a%20b"),
+        ("é", "%C3%A9"),
+        ("...", "..."),
+        (".a", ".a"),
+        ("a:b@c", "a:b@c"),
+        ("\x00", "%00"),
+    ],
+)
+def test_joinpath_encodes_each_segment_as_data(name: str, encoded: str) -> None:
+    joined = URI("http://h/base/").joinpath(name)
+    assert str(joined) == "http://h/base/" + encoded
+    assert joined.segments == ["base", name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ".",
+        "..",
+        "%2e",
+        "%2E",
+        "%2e%2e",
+        "%2E%2e",
+        ".%2E",
+        "%2e.",
+        "%252e%252e",
+        "%25252E.",
+        "\uff0e\uff0e",
+        "\u2025",
+        "%EF%BC%8E",
+        "%" + "25" * 20 + "2e",
+    ],
+)
+def test_joinpath_refuses_dot_segments_in_any_spelling(name: str) -> None:
+    with pytest.raises(ValueError, match="dot-segment"):
+        URI("http://h/a/").joinpath(name)
+    with pytest.raises(URIError):
+        URI("http://h/a/").joinpath("ok", name, "ok")
+    with pytest.raises(URIError):
+        URI("http://h/a/").sibling(name)
+
+
+def test_joinpath_refuses_empty_segments_except_last() -> None:
+    with pytest.raises(URIError, match="empty segment"):
+        URI("http://h/").joinpath("", "a")
+    with pytest.raises(URIError, match="empty segment"):
+        URI("http://h/").joinpath("a", "", "b")
+
+
+def test_joinpath_refuses_opaque_uris() -> None:
+    with pytest.raises(URIError, match="opaque"):
+        URI("mailto:joe@example.com").joinpath("x")
+    with pytest.raises(URIError, match="opaque"):
+        URI("urn:isbn:0451450523").joinpath("x")
+
+
+def test_joinpath_without_segments_changes_nothing() -> None:
+    uri = URI("http://h/x")
+    assert uri.joinpath() is uri
+
+
+def test_joinpath_colon_in_first_segment_of_relative_path() -> None:
+    # §4.2: "a:b" first in a relative-path reference would read as a scheme.
+    joined = URI("").joinpath("a:b", "c:d")
+    assert str(joined) == "a%3Ab/c:d"
+    assert joined.scheme is None
+    assert joined.segments == ["a:b", "c:d"]
+
+
+def test_joinpath_segments_must_be_text() -> None:
+    with pytest.raises(TypeError):
+        URI("http://h/").joinpath(1)  # type: ignore[arg-type]
+
+
+def test_joinpath_on_an_iri() -> None:
+    joined = IRI("http://h/ö/").joinpath("ü b")
+    assert isinstance(joined, IRI)
+    assert str(joined) == "http://h/ö/ü%20b"
+
+
+DOTS = [".", "..", "%2e", ".%2E", "%252E", ""]
+
+
+def _climbs(name: str) -> bool:
+    """Does repeated percent-decoding (urllib's, as an independent oracle) give a dot-segment?"""
+    for _ in range(len(name) + 1):
+        if name in (".", ".."):
+            return True
+        decoded = unquote(name)
+        if decoded == name:
+            return False
+        name = decoded
+    return False
+
+
+@given(
+    base=st.sampled_from(["http://h", "http://h/x", "http://h/x/", "/x", "x", ""]),
+    names=st.lists(
+        TEXT | st.sampled_from([".", "..", "%2e", ".%2E", "%252E"]), min_size=1, max_size=4
+    ),
+)
+def test_joined_segments_are_the_data_given(base: str, names: list[str]) -> None:
+    uri = URI(base)
+    try:
+        joined = uri.joinpath(*names)
+    except URIError:
+        assert any(_climbs(n) for n in names) or "" in names[:-1]
+        return
+    assert not any(_climbs(n) for n in names)
+    if base == "" and names == [""]:
+        assert joined == ""  # no path to give a trailing "/"
+        return
+    assert joined.segments[-len(names) :] == names
+    prefix = uri.path if uri.path.endswith("/") or not uri.path else uri.path + "/"
+    if uri.authority is not None and not uri.path:
+        prefix = "/"
+    assert joined.path.startswith(prefix)
+    assert joined.path[len(prefix) :].count("/") == len(names) - 1
+    assert joined.scheme == uri.scheme
+
+
+# -- parent and sibling (§5.2) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        # RFC 3986 §5.4.1: ".." against http://a/b/c/d;p?q is http://a/b/
+        ("http://a/b/c/d;p?q", "http://a/b/"),
+        ("http://h/a/b/", "http://h/a/"),
+        ("http://h/a/b/c#frag", "http://h/a/"),
+        ("http://h/a", "http://h/"),
+        ("http://h/", "http://h/"),
+        ("/a/b/c", "/a/"),
+        ("//h/a/b/c", "//h/a/"),
+    ],
+)
+def test_parent(base: str, expected: str) -> None:
+    assert str(URI(base).parent()) == expected
+
+
+@pytest.mark.parametrize(
+    ("base", "name", "expected"),
+    [
+        ("http://a/b/c/d;p?q", "g", "http://a/b/c/g"),
+        ("http://h/a/b.html#x", "c d.html", "http://h/a/c%20d.html"),
+        ("http://h/a/", "b", "http://h/a/b"),
+        ("http://h/a/b", "x:y", "http://h/a/x:y"),
+        ("http://h/a/b", "x/y", "http://h/a/x%2Fy"),
+        ("/a/b", "c", "/a/c"),
+        ("//h/a/b", "c", "//h/a/c"),
+    ],
+)
+def test_sibling(base: str, name: str, expected: str) -> None:
+    assert str(URI(base).sibling(name)) == expected
+
+
+def test_navigation_needs_a_base_for_relative_paths() -> None:
+    with pytest.raises(URIError, match="relative-path"):
+        URI("a/b").parent()
+    with pytest.raises(URIError, match="relative-path"):
+        sibling(URI("a/b"), "c")
+
+
+def test_sibling_refuses_empty_name() -> None:
+    with pytest.raises(URIError):
+        URI("http://h/a").sibling("")
+
+
+def test_functions_accept_str() -> None:
+    assert str(parent("http://h/a/b")) == "http://h/"  # type: ignore[type-var]
+    assert str(joinpath("http://h", "a")) == "http://h/a"  # type: ignore[type-var]

@@ -1,0 +1,358 @@
+"""Query parameters (RFC 3986 §3.4) under the two codecs, and byte-exact edits."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import queries
+
+from urikit import URI, URIError
+from urikit.iri import IRI
+from urikit.query import (
+    MAX_PARAMS,
+    MAX_QUERY_LENGTH,
+    add_query_param,
+    decode_query,
+    encode_param,
+    query_params,
+    remove_query_param,
+    set_query_param,
+    with_query_params,
+)
+
+# An AWS Signature Version 4 presigned URL: its signature covers the query
+# exactly as written (lower-case hex, "%2F" in the credential).
+SIGNED = (
+    "https://examplebucket.s3.amazonaws.com/test.txt"
+    "?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+    "&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request"
+    "&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host"
+    "&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404"
+)
+SIGNED_QUERY = str(URI(SIGNED).query)
+
+# Text for names and values: any character, with the query's delimiters likely.
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",)) | st.sampled_from("&=+#%?/ ;~"), max_size=12
+)
+
+
+# -- reading -----------------------------------------------------------------------
+
+
+def test_order_and_duplicates_are_kept() -> None:
+    uri = URI("http://h/?b=2&a=1&b=3")
+    assert uri.query_params() == [("b", "2"), ("a", "1"), ("b", "3")]
+    assert uri.query_param("b") == "2"
+    assert uri.query_param_all("b") == ["2", "3"]
+    assert uri.query_param_all("z") == []
+
+
+def test_valueless_empty_and_absent_are_three_things() -> None:
+    uri = URI("http://h/?a&b=&c=1")
+    assert uri.query_params() == [("a", None), ("b", ""), ("c", "1")]
+    assert uri.has_query_param("a")
+    assert uri.query_param("a", "default") is None
+    assert uri.query_param("b", "default") == ""
+    assert not uri.has_query_param("z")
+    assert uri.query_param("z", "default") == "default"
+
+
+def test_no_query_and_empty_query_have_no_params() -> None:
+    assert URI("http://h/").query_params() == []
+    assert URI("http://h/?").query_params() == []
+    assert URI("http://h/?#frag").query_params() == []
+
+
+def test_empty_pairs_are_skipped() -> None:
+    assert URI("http://h/?&&a=1&&b=2&").query_params() == [("a", "1"), ("b", "2")]
+
+
+def test_empty_name_with_equals_is_a_parameter() -> None:
+    assert URI("http://h/?=x&=").query_params() == [("", "x"), ("", "")]
+
+
+def test_only_ampersand_separates() -> None:
+    assert URI("http://h/?a=1;b=2").query_params() == [("a", "1;b=2")]
+
+
+def test_only_the_first_equals_separates() -> None:
+    assert URI("http://h/?a=b=c").query_params() == [("a", "b=c")]
+
+
+def test_str_is_parsed_as_uri() -> None:
+    assert query_params("http://h/?a=1") == [("a", "1")]
+    with pytest.raises(URIError):
+        query_params("http://h/?a=%zz")
+
+
+# -- the two codecs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "form", "rfc3986"),
+    [
+        ("q=a+b", "a b", "a+b"),
+        ("q=a%20b", "a b", "a b"),
+        ("q=a%2Bb", "a+b", "a+b"),
+        ("q=1+1%3D2", "1 1=2", "1+1=2"),
+        ("q=caf%C3%A9", "café", "café"),
+        ("q=%26%3D%23", "&=#", "&=#"),
+    ],
+)
+def test_plus_is_space_only_under_form(query: str, form: str, rfc3986: str) -> None:
+    uri = URI("http://h/?" + query)
+    assert uri.query_param("q") == form
+    assert uri.query_param("q", codec="rfc3986") == rfc3986
+
+
+def test_names_are_decoded_too() -> None:
+    uri = URI("http://h/?a+b=1&c%20d=2")
+    assert uri.query_params() == [("a b", "1"), ("c d", "2")]
+    assert uri.query_params(codec="rfc3986") == [("a+b", "1"), ("c d", "2")]
+    assert uri.has_query_param("a b")
+    assert uri.has_query_param("a+b", codec="rfc3986")
+    assert not uri.has_query_param("a+b")
+
+
+def test_unknown_codec_is_a_value_error() -> None:
+    uri = URI("http://h/?a=1")
+    for call in (
+        lambda: uri.query_params(codec="utf-8"),
+        lambda: uri.query_param("a", codec="html"),
+        lambda: uri.add_query_param("a", "1", codec="x"),
+        lambda: uri.remove_query_param("a", codec="x"),
+    ):
+        with pytest.raises(ValueError, match="unknown query codec"):
+            call()
+
+
+def test_invalid_utf8_is_an_error_unless_asked_otherwise() -> None:
+    uri = URI("http://h/?name=caf%E9")
+    with pytest.raises(URIError) as info:
+        uri.query_params()
+    assert info.value.rule == "query"
+    assert info.value.text == "name=caf%E9"
+    assert info.value.position == 8
+    assert query_params(uri, errors="replace") == [("name", "caf\ufffd")]
+    assert query_params(uri, errors="surrogateescape") == [("name", "caf\udce9")]
+
+
+def test_editing_a_query_with_invalid_utf8_elsewhere_works() -> None:
+    uri = URI("http://h/?legacy=caf%E9&a=1")
+    assert str(uri.remove_query_param("a")) == "http://h/?legacy=caf%E9"
+    assert str(uri.set_query_param("a", "2")) == "http://h/?legacy=caf%E9&a=2"
+
+
+# -- limits ---------------------------------------------------------------------------
+
+
+def test_too_many_parameters() -> None:
+    query = "&".join(["a=1"] * (MAX_PARAMS + 1))
+    uri = URI("http://h/?" + query)
+    with pytest.raises(URIError, match="max_params=10000"):
+        uri.query_params()
+    with pytest.raises(URIError, match="max_params"):
+        uri.add_query_param("b", "2")
+    assert len(query_params(uri, max_params=MAX_PARAMS + 1)) == MAX_PARAMS + 1
+    with pytest.raises(URIError, match="max_params=2"):
+        decode_query("a&b&c", max_params=2)
+
+
+def test_too_long_a_query() -> None:
+    uri = URI("http://h/?a=" + "x" * MAX_QUERY_LENGTH)
+    with pytest.raises(URIError, match="max_length"):
+        uri.query_params()
+    with pytest.raises(URIError, match="max_length=8"):
+        decode_query("a=123456789", max_length=8)
+    with pytest.raises(URIError, match="max_length"):
+        URI("http://h/").add_query_param("a", "x" * MAX_QUERY_LENGTH)
+
+
+def test_with_too_many_pairs() -> None:
+    with pytest.raises(URIError, match="max_params"):
+        URI("http://h/").with_query_params([("a", "1")] * (MAX_PARAMS + 1))
+
+
+# -- encoding -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "form", "rfc3986"),
+    [
+        ("q", "a b", "q=a+b", "q=a%20b"),
+        ("q", "a+b", "q=a%2Bb", "q=a+b"),
+        ("q", "a&b=c", "q=a%26b%3Dc", "q=a%26b%3Dc"),
+        ("q", "#%?", "q=%23%25%3F", "q=%23%25?"),
+        ("a=b", "", "a%3Db=", "a%3Db="),
+        ("flag", None, "flag", "flag"),
+        ("", "x", "=x", "=x"),
+        ("k", "é", "k=%C3%A9", "k=%C3%A9"),
+    ],
+)
+def test_encode_param(name: str, value: str | None, form: str, rfc3986: str) -> None:
+    assert encode_param(name, value) == form
+    assert encode_param(name, value, "rfc3986") == rfc3986
+
+
+def test_an_empty_valueless_name_cannot_be_written() -> None:
+    with pytest.raises(ValueError, match="empty name"):
+        URI("http://h/").add_query_param("", None)
+
+
+def test_names_and_values_must_be_text() -> None:
+    with pytest.raises(TypeError):
+        URI("http://h/").add_query_param("a", 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        URI("http://h/").with_query_params([("a", "1", "2")])  # type: ignore[list-item]
+
+
+@given(name=TEXT, value=st.none() | TEXT, codec=st.sampled_from(["form", "rfc3986"]))
+def test_written_parameters_read_back(name: str, value: str | None, codec: str) -> None:
+    if name == "" and value is None:
+        return
+    uri = URI("http://h/p").with_query_params([(name, value)], codec=codec)
+    assert uri.query_params(codec) == [(name, value)]
+
+
+# -- edits keep every untouched byte ----------------------------------------------------
+
+
+def test_signed_url_survives_an_added_parameter() -> None:
+    uri = URI(SIGNED).add_query_param("response-content-type", "text/plain")
+    assert str(uri) == SIGNED + "&response-content-type=text%2Fplain"
+
+
+def test_signed_url_survives_set_and_remove_of_other_parameters() -> None:
+    uri = URI(SIGNED + "&x=a+b&tracking=1")
+    assert str(uri.remove_query_param("tracking")) == SIGNED + "&x=a+b"
+    assert str(uri.set_query_param("x", "c d")) == SIGNED + "&x=c+d&tracking=1"
+    assert str(URI(SIGNED + "&utm=1").remove_query_param("utm")) == SIGNED
+
+
+def test_unusual_spellings_are_not_normalized() -> None:
+    uri = URI("http://h/?a=%7e%7E~&b=%2b+&c=x")
+    assert str(uri.set_query_param("c", "y")) == "http://h/?a=%7e%7E~&b=%2b+&c=y"
+    assert str(uri.remove_query_param("c")) == "http://h/?a=%7e%7E~&b=%2b+"
+
+
+def test_set_replaces_every_occurrence_at_the_first_place() -> None:
+    uri = URI("http://h/?a=1&b=2&a=3&c=4&a")
+    assert str(uri.set_query_param("a", "x")) == "http://h/?a=x&b=2&c=4"
+    assert str(uri.set_query_param("a", None)) == "http://h/?a&b=2&c=4"
+
+
+def test_set_appends_when_absent() -> None:
+    assert str(URI("http://h/?b=2").set_query_param("a", "1")) == "http://h/?b=2&a=1"
+    assert str(URI("http://h/").set_query_param("a", "1")) == "http://h/?a=1"
+    assert str(URI("http://h/?").set_query_param("a", "1")) == "http://h/?a=1"
+
+
+def test_remove_removes_every_occurrence() -> None:
+    uri = URI("http://h/?a=1&b=2&a=3&a")
+    assert str(uri.remove_query_param("a")) == "http://h/?b=2"
+
+
+def test_remove_of_the_last_parameter_removes_the_query() -> None:
+    assert str(URI("http://h/?a=1#f").remove_query_param("a")) == "http://h/#f"
+    assert str(URI("http://h/?a=1&a=2").remove_query_param("a")) == "http://h/"
+
+
+def test_remove_keeps_empty_pieces_it_did_not_touch() -> None:
+    assert str(URI("http://h/?a=1&&b=2").remove_query_param("b")) == "http://h/?a=1&"
+
+
+def test_remove_absent_name_returns_the_same_reference() -> None:
+    uri = URI("http://h/?a=1")
+    assert uri.remove_query_param("b") is uri
+    assert URI("http://h/").remove_query_param("b") == "http://h/"
+    assert str(URI("http://h/?").remove_query_param("b")) == "http://h/?"
+
+
+def test_add_appends_and_keeps_duplicates() -> None:
+    uri = URI("http://h/?a=1")
+    assert str(uri.add_query_param("a", "2")) == "http://h/?a=1&a=2"
+    assert str(uri.add_query_param("b", None)) == "http://h/?a=1&b"
+    assert str(URI("http://h/?a=1&").add_query_param("b", "2")) == "http://h/?a=1&b=2"
+    assert str(URI("http://h/").add_query_param("q", "x y+z")) == "http://h/?q=x+y%2Bz"
+    plus = URI("http://h/").add_query_param("q", "x y+z", codec="rfc3986")
+    assert str(plus) == "http://h/?q=x%20y+z"
+
+
+def test_edits_match_decoded_names_under_the_codec() -> None:
+    uri = URI("http://h/?a+b=1&a%20b=2&x=3")
+    assert str(uri.remove_query_param("a b")) == "http://h/?x=3"
+    assert str(uri.remove_query_param("a+b", codec="rfc3986")) == "http://h/?a%20b=2&x=3"
+    assert str(uri.remove_query_param("a%20b")) == str(uri)
+
+
+def test_edits_keep_the_rest_of_the_reference() -> None:
+    uri = URI("https://user@h:8443/p;q?a=1#frag")
+    assert str(uri.set_query_param("a", "2")) == "https://user@h:8443/p;q?a=2#frag"
+    assert str(URI("/rel?a=1#f").add_query_param("b", "2")) == "/rel?a=1&b=2#f"
+
+
+def test_with_query_params_replaces_the_whole_query() -> None:
+    uri = URI("http://h/p?old=1#f")
+    assert str(uri.with_query_params({"a": "1", "b": None})) == "http://h/p?a=1&b#f"
+    assert str(uri.with_query_params([("a", "1"), ("a", "2")])) == "http://h/p?a=1&a=2#f"
+    assert str(uri.with_query_params([])) == "http://h/p#f"
+    assert str(with_query_params(uri, [("q", "a b")], codec="rfc3986")) == "http://h/p?q=a%20b#f"
+
+
+def test_functions_accept_str() -> None:
+    assert str(add_query_param("http://h/", "a", "1")) == "http://h/?a=1"  # type: ignore[type-var]
+    assert str(set_query_param("http://h/?a=0", "a", "1")) == "http://h/?a=1"  # type: ignore[type-var]
+    assert str(remove_query_param("http://h/?a=0", "a")) == "http://h/"  # type: ignore[type-var]
+
+
+def test_iri_keeps_its_class_and_characters() -> None:
+    iri = IRI("http://h/?q=café&x=1")
+    edited = iri.set_query_param("x", "ü")
+    assert isinstance(edited, IRI)
+    assert str(edited) == "http://h/?q=café&x=%C3%BC"
+    assert edited.query_params() == [("q", "café"), ("x", "ü")]
+
+
+@given(query=queries(), name=TEXT, value=st.none() | TEXT)
+def test_add_keeps_the_original_query_as_a_prefix(query: str, name: str, value: str | None) -> None:
+    if name == "" and value is None:
+        return
+    uri = URI("http://h/p?" + query + "#f")
+    added = uri.add_query_param(name, value)
+    assert str(added.query).startswith(query)
+    assert added.fragment == "f"
+    before = query_params(uri, errors="surrogateescape")
+    assert query_params(added, errors="surrogateescape") == [*before, (name, value)]
+
+
+def _pieces(query: str | None) -> list[str]:
+    return [] if query is None else query.split("&")
+
+
+@given(query=queries(), name=st.sampled_from(["a", "b", "a b", "", "x"]))
+def test_remove_deletes_whole_pieces_and_nothing_else(query: str, name: str) -> None:
+    uri = URI("http://h/?" + query)
+    removed = uri.remove_query_param(name)
+    before = query_params(uri, errors="surrogateescape")
+    after = query_params(removed, errors="surrogateescape")
+    assert after == [pair for pair in before if pair[0] != name]
+    kept = _pieces(removed.query)
+    original = _pieces(query)
+    # The pieces left are pieces of the original, in their order, byte for byte.
+    it = iter(original)
+    assert all(any(piece == other for other in it) for piece in kept)
+
+
+@given(query=queries(), name=st.sampled_from(["a", "b", "x"]), value=st.none() | TEXT)
+def test_set_gives_one_value_in_place(query: str, name: str, value: str | None) -> None:
+    uri = URI("http://h/?" + query)
+    edited = uri.set_query_param(name, value)
+    after = query_params(edited, errors="surrogateescape")
+    assert [v for k, v in after if k == name] == [value]
+    before = query_params(uri, errors="surrogateescape")
+    assert [p for p in after if p[0] != name] == [p for p in before if p[0] != name]
+    names_before = [k for k, _ in before]
+    if name in names_before:
+        assert [k for k, _ in after].index(name) == names_before.index(name)
