@@ -1,0 +1,351 @@
+"""The component checks behind :func:`urikit.audit` (RFC 3986 §7.2 - §7.6)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+from urllib.parse import unquote
+
+from ._findings import Finding, Mapper, Severity, printable, quote
+from ._hosts import internal_reason, is_localhost_name, lenient_ipv4, read_host, suspicious_labels
+from .schemes import SchemeRegistry
+from .uri import _Reference
+
+__all__ = ["check_encoded", "check_reference", "check_userinfo"]
+
+_RUN: Final = re.compile("(?:%[0-9A-Fa-f]{2})+")
+_NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
+_WORST: Final = frozenset({0x00, 0x0A, 0x0D})
+
+
+def check_reference(
+    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+) -> None:
+    """Every component check, on a parsed reference; spans go through ``where``."""
+    _check_userinfo(ref, registry, findings, where)
+    _check_host(ref, findings, where)
+    _check_port(ref, registry, findings, where)
+    for component in ("userinfo", "host", "path", "query", "fragment"):
+        span = ref.span(component)
+        if span is not None:
+            check_encoded(str(ref), component, span, findings, where)
+    _check_dot_segments(ref, findings, where)
+
+
+# --- §7.5, §7.6: userinfo -----------------------------------------------------------
+
+_TOKEN_SPLIT: Final = re.compile(r"[^A-Za-z0-9.\-]+")
+_SCHEME_AT_START: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+#: Top-level domains common enough to make a two-label name look like a host.
+_COMMON_TLDS: Final = frozenset(
+    [
+        "com",
+        "net",
+        "org",
+        "edu",
+        "gov",
+        "mil",
+        "int",
+        "info",
+        "biz",
+        "io",
+        "app",
+        "dev",
+        "xyz",
+        "online",
+        "site",
+        "top",
+        "shop",
+        "cloud",
+    ]
+)
+
+
+def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
+    """What in a (decoded) userinfo looks like a host or a URL (§7.6), or None."""
+    lowered = userinfo.lower()
+    if "://" in lowered:
+        return "a URL"
+    scheme = _SCHEME_AT_START.match(userinfo)
+    if scheme is not None and scheme.group()[:-1] in registry:
+        return f"a URL of scheme {quote(scheme.group()[:-1])}"
+    if "www." in lowered:
+        return "a host name beginning with 'www.'"
+    for token in _TOKEN_SPLIT.split(userinfo):
+        labels = token.strip(".").split(".")
+        if len(labels) < 2 or "" in labels:
+            continue
+        if lenient_ipv4(token) is not None:
+            return f"the IP address {quote(token)}"
+        last = labels[-1].lower()
+        if len(labels) >= 3 or (last.isalpha() and (len(last) == 2 or last in _COMMON_TLDS)):
+            return f"the host name {quote(token)}"
+    return None
+
+
+def _check_userinfo(
+    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+) -> None:
+    userinfo = ref.userinfo
+    span = ref.span("userinfo")
+    if userinfo is not None and span is not None:
+        check_userinfo(userinfo, span, ref.host or "", registry, findings, where)
+
+
+def check_userinfo(
+    userinfo: str,
+    span: tuple[int, int],
+    host: str,
+    registry: SchemeRegistry,
+    findings: list[Finding],
+    where: Mapper,
+) -> None:
+    """``password`` (§7.5) and ``misleading-userinfo`` (§7.6) for ``userinfo`` at ``span``."""
+    user, colon, password = userinfo.partition(":")
+    if colon and password:
+        start = span[0] + len(user) + 1
+        findings.append(
+            Finding(
+                "password",
+                "the userinfo holds a password, in plain text for anyone who sees the URI; "
+                "passwords in URIs are deprecated (RFC 3986 §7.5)",
+                Severity.MEDIUM,
+                "userinfo",
+                where((start, span[1])),
+            )
+        )
+    what = _looks_like_host(unquote(user, errors="surrogateescape"), registry)
+    if what is None and colon:
+        what = _looks_like_host(unquote(userinfo, errors="surrogateescape"), registry)
+        what = None if what is None else "a host or a URL (with its password part)"
+    if what is not None:
+        findings.append(
+            Finding(
+                "misleading-userinfo",
+                f"the userinfo looks like {what}, but the host is {quote(host)}: "
+                "the part before '@' is not where the URI leads (RFC 3986 §7.6)",
+                Severity.HIGH,
+                "userinfo",
+                where(span),
+            )
+        )
+
+
+# --- §7.4: hosts --------------------------------------------------------------------
+
+
+def _check_host(ref: _Reference, findings: list[Finding], where: Mapper) -> None:
+    host = ref.host
+    span = ref.span("host")
+    if not host or span is None:
+        return
+    kind = ref.host_type
+    reason: str | None = None
+    if kind in ("ipv4", "ipv6"):
+        address = ref.ip
+        if address is not None:
+            reason = internal_reason(address)
+        if reason is None and ref.zone_id is not None:
+            reason = f"scoped to a link of this host (zone ID {quote(ref.zone_id)})"
+    elif kind == "reg-name":
+        name = read_host(host)
+        if name is not None:
+            address = lenient_ipv4(name)
+            if address is not None:
+                findings.append(
+                    Finding(
+                        "ipv4-rare-format",
+                        f"the host {quote(host)} is not a dotted-decimal IPv4address, but "
+                        f"inet_aton()-style resolvers read it as {address} (RFC 3986 §7.4)",
+                        Severity.MEDIUM,
+                        "host",
+                        where(span),
+                    )
+                )
+                reason = internal_reason(address)
+            elif is_localhost_name(name):
+                reason = "a name of the local host (RFC 6761 §6.3)"
+        _check_labels(host, span, findings, where)
+    if reason is not None and (ref.scheme or "").lower() != "file":
+        findings.append(
+            Finding(
+                "internal-address",
+                f"the host {quote(host)} is {reason}: not a public address, a common "
+                "target of server-side request forgery",
+                Severity.MEDIUM,
+                "host",
+                where(span),
+            )
+        )
+
+
+def _check_labels(host: str, span: tuple[int, int], findings: list[Finding], where: Mapper) -> None:
+    for label in suspicious_labels(host):
+        raw = host[label.start : label.end]
+        shown = quote(label.text) + ("" if raw == label.text else f" ({printable(raw)})")
+        if label.mixed:
+            what = f"mixes {' and '.join(sorted(label.scripts))} letters"
+        else:
+            what = f"is written in {' and '.join(sorted(label.scripts))} letters"
+        if label.looks_like is not None:
+            what += f" and looks like the ASCII {quote(label.looks_like)}"
+        findings.append(
+            Finding(
+                "mixed-script-host",
+                f"the host label {shown} {what}: a possible homograph",
+                Severity.HIGH,
+                "host",
+                where((span[0] + label.start, span[0] + label.end)),
+            )
+        )
+
+
+# --- §7.2: ports ----------------------------------------------------------------------
+
+_WEB: Final = frozenset({"http", "https", "ws", "wss"})
+
+
+def _family(name: str) -> str:
+    """Protocols that speak alike: the web schemes, and ``x``/``xs`` (TLS) pairs."""
+    return "web" if name in _WEB else name.removesuffix("s")
+
+
+def _check_port(
+    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+) -> None:
+    port = ref.port
+    span = ref.span("port")
+    if not port or span is None:
+        return
+    significant = port.lstrip("0")
+    number = int(significant) if len(significant) <= 5 and significant else 0
+    if len(significant) > 5:
+        number = 65536
+    if number > 65535:
+        shown = significant if len(significant) <= 20 else significant[:20] + "..."
+        findings.append(
+            Finding(
+                "unusual-port",
+                f"the port {shown} is above 65535: no TCP or UDP port has that number, and "
+                "software that truncates it connects elsewhere",
+                Severity.MEDIUM,
+                "port",
+                where(span),
+            )
+        )
+        return
+    scheme = (ref.scheme or "").lower()
+    if scheme and registry.default_port(scheme) == number:
+        return
+    owners = registry.port_owner(number)
+    if not owners or (scheme and any(_family(o) == _family(scheme) for o in owners)):
+        return
+    findings.append(
+        Finding(
+            "unusual-port",
+            f"the port {number} is the well-known port of {', '.join(owners)}, not of "
+            f"{scheme or 'this reference'}: a request there may be read as another "
+            "protocol's commands (RFC 3986 §7.2)",
+            Severity.MEDIUM,
+            "port",
+            where(span),
+        )
+    )
+
+
+# --- §7.2, §7.3: percent-encoded octets ---------------------------------------------------
+
+
+def check_encoded(
+    text: str,
+    component: str | None,
+    span: tuple[int, int],
+    findings: list[Finding],
+    where: Mapper,
+) -> None:
+    """``encoded-control`` and ``invalid-utf8`` in ``text[span]``."""
+    for run in _RUN.finditer(text, span[0], span[1]):
+        octets = bytes.fromhex(run.group().replace("%", ""))
+        controls = [i for i, b in enumerate(octets) if b < 0x20 or b == 0x7F]
+        if controls:
+            names = ", ".join(
+                _NAMES.get(octets[i], f"0x{octets[i]:02X}") for i in dict.fromkeys(controls)
+            )
+            worst = any(octets[i] in _WORST for i in controls)
+            first, last = run.start() + 3 * controls[0], run.start() + 3 * controls[-1] + 3
+            findings.append(
+                Finding(
+                    "encoded-control",
+                    f"percent-encoded control characters ({names}): decoded before they "
+                    "reach another protocol, they can inject commands or headers, or cut a "
+                    "string (RFC 3986 §7.2, §7.3)",
+                    Severity.HIGH if worst else Severity.MEDIUM,
+                    component,
+                    where((first, last)),
+                )
+            )
+        try:
+            octets.decode("utf-8")
+        except UnicodeDecodeError as error:
+            first = run.start() + 3 * error.start
+            findings.append(
+                Finding(
+                    "invalid-utf8",
+                    f"the octets {run.group()[3 * error.start : 3 * error.end]} are not "
+                    "UTF-8: servers that transcode them disagree on what they mean "
+                    "(RFC 3986 §7.3)",
+                    Severity.LOW,
+                    component,
+                    where((first, run.start() + 3 * error.end)),
+                )
+            )
+
+
+def _decode_all(text: str, rounds: int = 3) -> str:
+    """``text`` percent-decoded up to ``rounds`` times (double encoding undone)."""
+    for _ in range(rounds):
+        decoded = unquote(text, errors="surrogateescape")
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+_SEPARATORS: Final = re.compile(r"[/\\]")
+
+
+def _traverses(raw: str) -> str | None:
+    """The decoded form of an encoded ``raw`` when it holds a "." or ".." segment."""
+    if "%" not in raw:
+        return None
+    decoded = _decode_all(raw)
+    parts = _SEPARATORS.split(decoded)
+    return decoded if any(part in (".", "..") for part in parts) else None
+
+
+def _check_dot_segments(ref: _Reference, findings: list[Finding], where: Mapper) -> None:
+    """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
+    text = str(ref)
+    for component, separators in (("path", "/"), ("query", "&;=")):
+        span = ref.span(component)
+        if span is None:
+            continue
+        start = span[0]
+        for index in range(span[0], span[1] + 1):
+            if index < span[1] and text[index] not in separators:
+                continue
+            raw = text[start:index]
+            decoded = _traverses(raw)
+            if decoded is not None:
+                findings.append(
+                    Finding(
+                        "encoded-dot-segment",
+                        f"{quote(raw)} decodes to {quote(decoded)}: a dot-segment that "
+                        "remove_dot_segments (§5.2.4) did not see, which traverses "
+                        "directories once decoded (RFC 3986 §7.3)",
+                        Severity.HIGH,
+                        component,
+                        where((start, index)),
+                    )
+                )
+            start = index + 1

@@ -1,0 +1,328 @@
+"""Parser differentials: where other URL parsers read a reference differently.
+
+A filter that checks a URL with one parser and a client that fetches it with
+another is bypassed wherever the two disagree on the scheme, the userinfo,
+the host or the port.  Two other readers are compared with urikit's:
+
+* ``urllib.parse.urlsplit`` (the Python standard library), and
+* the WHATWG URL Standard, as browsers and many HTTP clients read URLs: the
+  ``ada_url`` package when it is installed (the ``whatwg`` extra), or else
+  :func:`whatwg_authority`, which applies the WHATWG rules that matter for
+  these four components (white space stripped and removed, "\\" as "/" in
+  special schemes, the authority of a special URL found after any slashes,
+  the userinfo ending at the last "@").
+
+Readings are compared for *meaning*, not text: schemes and hosts without
+case (RFC 3986 §3.1, §3.2.2), hosts percent-decoded, UTS #46-mapped and read
+as addresses where inet_aton() would, ports against the scheme's default
+(§3.2.3, §6.2.3), userinfo percent-decoded.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import TYPE_CHECKING, Final, NamedTuple
+from urllib.parse import urlsplit
+
+from ._findings import Finding, Mapper, Severity, identity, quote
+from ._hosts import lenient_ipv4, read_host
+from .schemes import DEFAULT_REGISTRY, SchemeRegistry
+
+if TYPE_CHECKING:
+    from .uri import _Reference
+
+__all__ = [
+    "Reading",
+    "check_differential",
+    "compare",
+    "differential_findings",
+    "read_urllib",
+    "read_whatwg",
+]
+
+#: WHATWG URL Standard "special schemes".
+SPECIAL_SCHEMES: Final = frozenset({"ftp", "file", "http", "https", "ws", "wss"})
+#: The base a relative reference is read against by the WHATWG reader.
+PLACEHOLDER_BASE: Final = "http://urikit.invalid/"
+_PLACEHOLDER_HOST: Final = "urikit.invalid"
+#: C0 controls and space, which the WHATWG parser and urlsplit strip at the ends.
+_C0_SPACE: Final = "".join(map(chr, range(0x21)))
+_REMOVED: Final = "\t\n\r"
+
+
+class Reading(NamedTuple):
+    """What one parser reads: scheme, userinfo, host, port; None for "no authority"."""
+
+    scheme: str | None
+    userinfo: str | None
+    host: str | None
+    port: str | None
+
+
+def _split_hostport(hostport: str) -> tuple[str, str | None]:
+    if hostport.startswith("["):
+        host, bracket, rest = hostport.partition("]")
+        port = rest[1:] if rest.startswith(":") else None
+        return host + bracket, port
+    host, colon, port = hostport.partition(":")
+    return host, port if colon else None
+
+
+def read_urllib(text: str) -> Reading | None:
+    """What ``urllib.parse.urlsplit`` reads, or None when it refuses the text."""
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return None
+    scheme = parts.scheme or None
+    if not parts.netloc:
+        return Reading(scheme, None, None, None)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    host, port = _split_hostport(hostport)
+    return Reading(scheme, userinfo if at else None, host, port)
+
+
+def whatwg_authority(text: str) -> Reading | None:
+    """The WHATWG URL Standard's reading of the scheme and authority, by its rules
+    (§4.4 "basic URL parser"); a relative reference is read against a special base."""
+    text = text.strip(_C0_SPACE)
+    for ch in _REMOVED:
+        text = text.replace(ch, "")
+    colon = text.find(":")
+    scheme: str | None = None
+    rest = text
+    if colon > 0 and text[0].isascii() and text[0].isalpha():
+        name = text[:colon]
+        if all(c.isascii() and (c.isalnum() or c in "+-.") for c in name):
+            scheme, rest = name.lower(), text[colon + 1 :]
+    special = scheme is None or scheme in SPECIAL_SCHEMES
+    if special:
+        end = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+        rest = rest[:end].replace("\\", "/") + rest[end:]
+    if special and scheme is not None and scheme != "file":
+        rest = rest.lstrip("/")
+    elif rest.startswith("//"):
+        rest = rest[2:]
+    else:
+        return Reading(scheme, None, None, None)
+    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    authority = rest[:end]
+    userinfo, at, hostport = authority.rpartition("@")
+    host, port = _split_hostport(hostport)
+    if port and not (port.isascii() and port.isdigit() and _port_number(port) < 65536):
+        return None
+    if host.startswith("[") and "%" in host:
+        return None  # the URL Standard has no IPv6 zone IDs
+    return Reading(scheme, userinfo if at else None, host, port)
+
+
+def _read_ada(text: str, relative: bool) -> Reading | None:
+    import ada_url
+
+    try:
+        url = ada_url.URL(text, PLACEHOLDER_BASE) if relative else ada_url.URL(text)
+    except ValueError:
+        return None
+    scheme: str | None = url.protocol[:-1]
+    userinfo = url.username + (":" + url.password if url.password else "")
+    host, port = url.hostname, url.port
+    if relative:
+        if (host, port, userinfo) == (_PLACEHOLDER_HOST, "", ""):
+            return Reading(None, None, None, None)
+        scheme = None
+    return Reading(scheme, userinfo or None, host or None, port or None)
+
+
+def read_whatwg(text: str, relative: bool) -> Reading | None:
+    """The WHATWG reading: ``ada_url`` if installed, else :func:`whatwg_authority`."""
+    if has_ada():
+        return _read_ada(text, relative)
+    return whatwg_authority(text)
+
+
+def has_ada() -> bool:
+    """Is the optional WHATWG parser (``ada_url``, the ``whatwg`` extra) installed?"""
+    try:
+        import ada_url  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# --- comparison ----------------------------------------------------------------
+
+
+def _host_key(host: str | None, scheme: str) -> object:
+    if not host:
+        return ""
+    if scheme == "file" and host.lower() == "localhost":
+        return ""  # RFC 8089 §2: "localhost" is the empty host
+    if host.startswith("["):
+        inner = host[1:-1].partition("%")[0]
+        try:
+            return ipaddress.IPv6Address(inner)
+        except ValueError:
+            return host.lower()
+    name = read_host(host)
+    if name is None:
+        return host.lower()
+    address = lenient_ipv4(name)
+    if address is not None:
+        return address
+    return ".".join(_ace(label) for label in name.lower().split("."))
+
+
+def _ace(label: str) -> str:
+    """The ASCII form of a label (RFC 3492), without IDNA2008's stricter validity rules,
+    as the URL Standard's UTS #46 processing gives it."""
+    if label.isascii():
+        return label
+    try:
+        return "xn--" + label.encode("punycode").decode("ascii")
+    except UnicodeError:
+        return label
+
+
+def _port_number(digits: str) -> int:
+    """The value of a port's digits; any number past 65535 reads as 65536."""
+    significant = digits.lstrip("0")
+    if not significant:
+        return 0
+    return int(significant) if len(significant) <= 5 else 65536
+
+
+def _port_key(port: str | None, scheme: str, registry: SchemeRegistry) -> int | str | None:
+    if not port:
+        return registry.default_port(scheme) if scheme else None
+    if not (port.isascii() and port.isdigit()):
+        return port
+    number = _port_number(port)
+    return number if number < 65536 else port.lstrip("0")
+
+
+def _userinfo_key(userinfo: str | None) -> str:
+    if not userinfo:
+        return ""
+    from .percent import percent_decode
+
+    return percent_decode(userinfo, errors="surrogateescape").removesuffix(":")
+
+
+def compare(
+    ours: Reading, theirs: Reading, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> list[str]:
+    """The components (scheme, userinfo, host, port) whose meaning differs."""
+    differs: list[str] = []
+    scheme = (ours.scheme or "").lower()
+    if ours.scheme is not None and theirs.scheme is not None and scheme != theirs.scheme.lower():
+        differs.append("scheme")
+    if ours.host is None and theirs.host is None:
+        return differs
+    if _userinfo_key(ours.userinfo) != _userinfo_key(theirs.userinfo):
+        differs.append("userinfo")
+    if _host_key(ours.host, scheme) != _host_key(theirs.host, scheme):
+        differs.append("host")
+    if _port_key(ours.port, scheme, registry) != _port_key(theirs.port, scheme, registry):
+        differs.append("port")
+    return differs
+
+
+# --- parser differentials ---------------------------------------------------------
+
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+def _masked(component: str, value: str | None) -> str | None:
+    """A userinfo with its password masked (RFC 3986 §7.5); other values as they are."""
+    if component != "userinfo" or value is None:
+        return value
+    user, colon, password = value.partition(":")
+    return user + colon + ("***" if password else "")
+
+
+def differential_findings(
+    text: str, ref: _Reference | None, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> list[Finding]:
+    """The ``parser-differential`` findings of ``text``, which urikit reads as ``ref``."""
+    findings: list[Finding] = []
+    check_differential(text, ref, identity, registry, findings)
+    return findings
+
+
+def check_differential(
+    text: str,
+    ref: _Reference | None,
+    where: Mapper,
+    registry: SchemeRegistry,
+    findings: list[Finding],
+) -> None:
+    """``parser-differential``: what urlsplit and WHATWG parsers read differently."""
+
+    def add(message: str, component: str | None, span: tuple[int, int]) -> None:
+        findings.append(Finding("parser-differential", message, Severity.HIGH, component, span))
+
+    stripped = text.strip(_C0_SPACE)
+    if stripped != text:
+        lead = len(text) - len(text.lstrip(_C0_SPACE))
+        span = (0, lead) if lead else (len(stripped) + lead, len(text))
+        add(
+            "urllib.parse and WHATWG parsers strip leading and trailing spaces and C0 "
+            "controls before parsing; urikit does not",
+            None,
+            span,
+        )
+    for index, ch in enumerate(text):
+        if ch in "\t\n\r":
+            add(
+                f"urllib.parse and WHATWG parsers delete {quote(ch)} anywhere in a URL, "
+                "joining what it separates; urikit does not",
+                None,
+                (index, index + 1),
+            )
+    body = stripped.lstrip()
+    match = _SCHEME.match(body)
+    scheme = match.group()[:-1].lower() if match else None
+    if scheme is None or scheme in SPECIAL_SCHEMES:
+        end = min((i for i in map(text.find, "?#") if i >= 0), default=len(text))
+        index = text.find("\\", 0, end)
+        if index >= 0:
+            add(
+                f"WHATWG parsers read a backslash as '/' in {scheme or 'relative'} URLs "
+                "(it can end the host); urikit and urllib.parse do not",
+                None,
+                (index, index + 1),
+            )
+    ours = None if ref is None else Reading(ref.scheme, ref.userinfo, ref.host, ref.port)
+    relative = ref.scheme is None if ref is not None else scheme is None
+    others = (
+        ("urllib.parse.urlsplit", read_urllib(text)),
+        ("the WHATWG URL parser", read_whatwg(text, relative)),
+    )
+    for name, theirs in others:
+        if ours is None:
+            if theirs is not None and theirs.host:
+                add(
+                    f"urikit cannot read this reference, but {name} reads the host as "
+                    f"{quote(theirs.host)}"
+                    + ("" if theirs.userinfo is None else " after a userinfo"),
+                    "host",
+                    (0, len(text)),
+                )
+            continue
+        assert ref is not None
+        if theirs is None:
+            if ours.host is not None:
+                add(f"{name} refuses this URL", None, (0, len(text)))
+            continue
+        for component in compare(ours, theirs, registry):
+            mine = _masked(component, getattr(ours, component))
+            other = _masked(component, getattr(theirs, component))
+            span = ref.span(component) or ref.span("authority") or (0, len(str(ref)))
+            add(
+                f"{name} reads the {component} as "
+                f"{'nothing' if other is None else quote(other)}, urikit as "
+                f"{'nothing' if mine is None else quote(mine)}",
+                component,
+                where(span),
+            )

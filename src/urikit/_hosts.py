@@ -1,0 +1,237 @@
+"""What a host means to the software that connects to it (RFC 3986 §7.4, §7.6).
+
+The URI grammar reads a host strictly (§3.2.2).  Resolvers read more: the
+inet_aton() forms of an IPv4 address, percent-encoded and full-width
+characters, Unicode labels and their ``xn--`` forms.  These functions read a
+host the way such software does, so that a check sees the address or the
+name that will actually be used.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+import idna
+
+from ._scripts import ascii_skeleton, is_mixed, scripts_of
+from .percent import percent_decode
+
+__all__ = ["HostLabel", "internal_reason", "lenient_ipv4", "read_host", "suspicious_labels"]
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+_DIGITS: Final = {8: frozenset("01234567"), 10: frozenset("0123456789")}
+_HEX: Final = frozenset("0123456789abcdefABCDEF")
+# A part with more significant digits than this cannot fit in 32 bits in any
+# base, so it is refused before int() is called (slow on a very long string).
+_MAX_PART: Final = 34
+
+
+def _inet_number(part: str) -> int | None:
+    """One part of an inet_aton address: C's decimal, 0-octal or 0x-hex (§7.4)."""
+    if part[:2] in ("0x", "0X"):
+        digits, base, allowed = part[2:], 16, _HEX
+    elif len(part) > 1 and part[0] == "0":
+        digits, base, allowed = part[1:], 8, _DIGITS[8]
+    else:
+        digits, base, allowed = part, 10, _DIGITS[10]
+    if not allowed.issuperset(digits):
+        return None
+    digits = digits.lstrip("0")
+    if len(digits) > _MAX_PART:
+        return None
+    return int(digits, base) if digits else 0
+
+
+def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
+    """The IPv4 address that inet_aton()-style resolvers read in ``host``, or None.
+
+    RFC 3986 §7.4: besides the dotted-decimal IPv4address of §3.2.2, such
+    resolvers accept 1 to 4 dot-separated parts, each decimal, octal (a
+    leading "0") or hexadecimal (a leading "0x"); the last part fills the
+    remaining bytes of the address ("127.1" is 127.0.0.1, "2130706433" too).
+    A single trailing dot, as in a fully qualified name, is ignored.  Every
+    part before the last must fit in one byte.  The strict dotted-decimal
+    form is read as well.
+
+    >>> lenient_ipv4("0x7f.1")
+    IPv4Address('127.0.0.1')
+    >>> lenient_ipv4("example.com") is None
+    True
+    """
+    if not isinstance(host, str) or not host.isascii():
+        return None
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    if not 1 <= len(parts) <= 4:
+        return None
+    numbers: list[int] = []
+    for part in parts:
+        if not part:
+            return None
+        number = _inet_number(part)
+        if number is None:
+            return None
+        numbers.append(number)
+    last = numbers.pop()
+    if any(n > 0xFF for n in numbers) or last >= 1 << (8 * (4 - len(numbers))):
+        return None
+    value = last
+    for index, number in enumerate(numbers):
+        value |= number << (8 * (3 - index))
+    return ipaddress.IPv4Address(value)
+
+
+def read_host(host: str) -> str | None:
+    """A reg-name as resolvers see it: percent-decoded, mapped by UTS #46 (full-width
+    digits, ideographic full stops, case), or None when it is not UTF-8."""
+    try:
+        decoded = percent_decode(host)
+    except ValueError:
+        return None
+    try:
+        return idna.uts46_remap(decoded, std3_rules=False, transitional=False)
+    except (idna.IDNAError, ValueError):
+        return decoded.lower()
+
+
+# --- internal addresses -------------------------------------------------------
+
+_V4_RANGES: Final[tuple[tuple[ipaddress.IPv4Network, str], ...]] = tuple(
+    (ipaddress.IPv4Network(net), reason)
+    for net, reason in (
+        ("0.0.0.0/8", "'this network' (RFC 791), which reaches the local host"),
+        ("10.0.0.0/8", "private (RFC 1918)"),
+        ("100.64.0.0/10", "shared address space (RFC 6598)"),
+        ("127.0.0.0/8", "loopback"),
+        ("169.254.0.0/16", "link-local (this includes cloud metadata services)"),
+        ("172.16.0.0/12", "private (RFC 1918)"),
+        ("192.168.0.0/16", "private (RFC 1918)"),
+        ("224.0.0.0/4", "multicast"),
+        ("240.0.0.0/4", "reserved (and broadcast)"),
+    )
+)
+_V6_RANGES: Final[tuple[tuple[ipaddress.IPv6Network, str], ...]] = tuple(
+    (ipaddress.IPv6Network(net), reason)
+    for net, reason in (
+        ("::/128", "unspecified"),
+        ("::1/128", "loopback"),
+        ("fc00::/7", "unique local, private (RFC 4193)"),
+        ("fe80::/10", "link-local"),
+        ("fec0::/10", "site-local (deprecated, RFC 3879)"),
+        ("ff00::/8", "multicast"),
+    )
+)
+# IPv6 prefixes that carry an IPv4 address in their last or middle 32 bits.
+_COMPATIBLE: Final = ipaddress.IPv6Network("::/96")
+_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def internal_reason(address: IPAddress) -> str | None:
+    """Why ``address`` is not a public unicast address, or None when it is.
+
+    Loopback, private, link-local, unspecified, multicast and reserved
+    addresses count, and so do IPv6 addresses that embed such an IPv4 address
+    (IPv4-mapped ``::ffff:0:0/96``, IPv4-compatible ``::/96``, NAT64
+    ``64:ff9b::/96``, 6to4 ``2002::/16``) and any address with a zone ID
+    (RFC 6874: it names a link of this host).  Documentation ranges
+    (192.0.2.0/24, 2001:db8::/32, ...) do not count: they are not routed.
+    """
+    if isinstance(address, ipaddress.IPv4Address):
+        for v4_network, reason in _V4_RANGES:
+            if address in v4_network:
+                return reason
+        return None
+    if address.scope_id:
+        return f"scoped to a link of this host (zone ID {address.scope_id!r})"
+    plain = ipaddress.IPv6Address(int(address))
+    for network, reason in _V6_RANGES:
+        if plain in network:
+            return reason
+    embedded: ipaddress.IPv4Address | None = None
+    kind = ""
+    if plain.ipv4_mapped is not None:
+        embedded, kind = plain.ipv4_mapped, "IPv4-mapped"
+    elif plain in _COMPATIBLE:
+        embedded, kind = ipaddress.IPv4Address(int(plain) & 0xFFFFFFFF), "IPv4-compatible"
+    elif plain in _NAT64:
+        embedded, kind = ipaddress.IPv4Address(int(plain) & 0xFFFFFFFF), "NAT64"
+    elif plain.sixtofour is not None:
+        embedded, kind = plain.sixtofour, "6to4"
+    if embedded is not None:
+        inner = internal_reason(embedded)
+        if inner is not None:
+            return f"{kind} form of {embedded}, which is {inner}"
+    return None
+
+
+def is_localhost_name(name: str) -> bool:
+    """ "localhost" and the names under ".localhost" (RFC 6761 §6.3), a final dot allowed."""
+    name = name.lower().removesuffix(".")
+    return name == "localhost" or name.endswith(".localhost")
+
+
+# --- homographs ---------------------------------------------------------------
+
+_LABEL_SEPARATORS: Final = frozenset(".\u3002\uff0e\uff61")
+
+
+@dataclass(frozen=True)
+class HostLabel:
+    """A label of a host that may be a homograph: where it is and what it shows."""
+
+    start: int
+    end: int
+    text: str
+    scripts: frozenset[str]
+    mixed: bool
+    looks_like: str | None
+
+
+def _labels(host: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for index, ch in enumerate(host):
+        if ch in _LABEL_SEPARATORS:
+            yield start, index
+            start = index + 1
+    yield start, len(host)
+
+
+def _unicode_label(raw: str) -> str | None:
+    """The Unicode form of a label: percent-decoded, and punycode-decoded if ``xn--``."""
+    try:
+        label = percent_decode(raw)
+    except ValueError:
+        return None
+    if label[:4].lower() == "xn--" and label.isascii():
+        try:
+            return label[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError):
+            return None
+    return label
+
+
+def suspicious_labels(host: str) -> list[HostLabel]:
+    """The labels of reg-name ``host`` that mix scripts or imitate ASCII.
+
+    A label is read as Unicode (decoding percent-encoded UTF-8 and the
+    ``xn--`` ACE form of RFC 3492); it is suspicious when its letters come from
+    more than one writing system (UTS #39 §5.1, Japanese, Chinese and Korean
+    combinations allowed), or when every non-ASCII letter in it looks like an
+    ASCII letter (a whole-script homograph such as Cyrillic "аррӏе").
+    """
+    found: list[HostLabel] = []
+    for start, end in _labels(host):
+        label = _unicode_label(host[start:end])
+        if label is None or label.isascii():
+            continue
+        scripts = scripts_of(label)
+        mixed = is_mixed(scripts)
+        looks_like = ascii_skeleton(label)
+        if mixed or looks_like is not None:
+            found.append(HostLabel(start, end, label, frozenset(scripts), mixed, looks_like))
+    return found
