@@ -22,6 +22,7 @@ _SCHEME_RUN = re.compile(f"[{ALPHA}][{ALPHA}{DIGIT}+\\-.]*")
 _PORT_RUN = re.compile(f"[{DIGIT}]*")
 _FUTURE_RUN = re.compile(f"[{UNRESERVED}{SUB_DELIMS}:]*")
 _HEX_RUN = re.compile(f"[{HEXDIG}]*")
+_TRIPLET = re.compile(f"%[{HEXDIG}]{{2}}")
 
 
 class Failure(NamedTuple):
@@ -66,21 +67,24 @@ class _Walker:
     def bad_percent(self, j: int, rule: str) -> Failure | None:
         """If ``text[j]`` is a "%" that starts no pct-encoded (§2.1), say where it breaks."""
         text = self.text
-        if j >= self.n or text[j] != "%":
+        if j >= self.n or text[j] != "%" or _TRIPLET.match(text, j):
             return None
         k = j + 1
         if k < self.n and text[k] in _HEX:
             k += 1
         return Failure(k, rule, '"%" must be followed by two hex digits (pct-encoded, §2.1)')
 
-    def finish(self, j: int, rule: str, allowed: str) -> Failure | None:
-        """``text[j]`` stopped a run of ``rule``; go on with "?" or "#" if they may follow."""
+    def finish(self, j: int, rule: str, allowed: str, *, pct: bool = True) -> Failure | None:
+        """``text[j]`` stopped a run of ``rule``; go on with "?" or "#" if they may follow.
+
+        ``pct`` says whether a pct-encoded could stand at ``j``.
+        """
         if j == self.n:
             return None
         ch = self.text[j]
-        pct = self.bad_percent(j, rule)
-        if pct is not None:
-            return pct
+        bad = self.bad_percent(j, rule) if pct else None
+        if bad is not None:
+            return bad
         if ch == "?" and "?" in allowed:
             return self.query(j + 1)
         if ch == "#" and "#" in allowed:
@@ -115,16 +119,16 @@ class _Walker:
             return self.authority(i + 2)
         return self.path(i, noscheme=noscheme)
 
-    def authority(self, i: int) -> Failure | None:
-        """authority = [ userinfo "@" ] host [ ":" port ]   (§3.2)."""
+    def authority(self, i: int, *, path: bool = True) -> Failure | None:
+        """authority = [ userinfo "@" ] host [ ":" port ]   (§3.2), then path-abempty."""
         j = self.scan(self.userinfo_run, i)
         if j < self.n and self.text[j] == "@":
-            with_userinfo = self.host_port(j + 1)
+            with_userinfo = self.host_port(j + 1, path=path)
         else:
             with_userinfo = self.bad_percent(j, self.p + "userinfo") or Failure(
                 j, self.p + "userinfo", 'a userinfo must end with "@" (§3.2.1)'
             )
-        without = self.host_port(i)
+        without = self.host_port(i, path=path)
         best = _pick(without, with_userinfo)
         if (
             best is not None
@@ -138,7 +142,8 @@ class _Walker:
             )
         return best
 
-    def host_port(self, i: int) -> Failure | None:
+    def host_port(self, i: int, *, path: bool = True) -> Failure | None:
+        """host [ ":" port ], then path-abempty unless ``path`` is false (§3.2.2, §3.2.3)."""
         text, n = self.text, self.n
         j_or_failure = self.host(i)
         if isinstance(j_or_failure, Failure):
@@ -146,8 +151,14 @@ class _Walker:
         j = j_or_failure
         if j < n and text[j] == ":":
             j = self.scan(_PORT_RUN, j + 1)
-            if j < n and text[j] not in "/?#":
+            if j < n and (not path or text[j] not in "/?#"):
                 return Failure(j, "port", "a port is decimal digits only (§3.2.3)")
+        if not path:
+            return (
+                None
+                if j == n
+                else Failure(j, self.p + "authority", "not allowed in an authority (§3.2)")
+            )
         return self.path_abempty(j)
 
     def host(self, i: int) -> int | Failure:
@@ -167,15 +178,10 @@ class _Walker:
         text, n = self.text, self.n
         k = i + 1
         if k < n and text[k] in "vV":
-            k = self.scan(_HEX_RUN, k + 1)
-            if k == i + 2:
-                return Failure(k, "IPvFuture", 'expected a hexadecimal version after "v"')
-            if k >= n or text[k] != ".":
-                return Failure(k, "IPvFuture", 'expected "." after the version')
-            start = k + 1
-            k = self.scan(_FUTURE_RUN, start)
-            if k == start:
-                return Failure(k, "IPvFuture", "an IPvFuture address cannot be empty")
+            future = self.ipvfuture(k)
+            if isinstance(future, Failure):
+                return future
+            k = future
         else:
             k, complete = ipv6_prefix(text, k)
             if complete and text.startswith("%", k):
@@ -194,12 +200,29 @@ class _Walker:
             return Failure(k, "IP-literal", 'expected "]" to close the IP literal')
         return k + 1
 
+    def ipvfuture(self, k: int) -> int | Failure:
+        """IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ), from the "v"."""
+        text, n = self.text, self.n
+        start = k + 1
+        k = self.scan(_HEX_RUN, start)
+        if k == start:
+            return Failure(k, "IPvFuture", 'expected a hexadecimal version after "v"')
+        if k >= n or text[k] != ".":
+            return Failure(k, "IPvFuture", 'expected "." after the version')
+        start = k + 1
+        k = self.scan(_FUTURE_RUN, start)
+        if k == start:
+            return Failure(k, "IPvFuture", "an IPvFuture address cannot be empty")
+        return k
+
     # -- paths, query, fragment -------------------------------------------------
 
     def path_abempty(self, i: int) -> Failure | None:
-        if i < self.n and self.text[i] == "/":
+        """path-abempty = *( "/" segment ): an empty one takes no "%" (§3.3)."""
+        segments = i < self.n and self.text[i] == "/"
+        if segments:
             i = self.scan(self.path_run, i)
-        return self.finish(i, self.p + "path-abempty", self.tail)
+        return self.finish(i, self.p + "path-abempty", self.tail, pct=segments)
 
     def path(self, i: int, *, noscheme: bool) -> Failure | None:
         text = self.text
@@ -242,6 +265,9 @@ def ipv6_prefix(text: str, i: int) -> tuple[int, bool]:
     elif k < n and text[k] == ":":
         return k + 1, False
     while True:
+        if groups >= (7 if double else 8):
+            # the "::" just read stands for the last group: nothing more may follow
+            return k, True
         start = k
         while k < n and k - start < 4 and text[k] in _HEX:
             k += 1
@@ -350,24 +376,38 @@ def _component(text: str, grammar: Grammar, rule: str) -> Failure | None:
     w = _Walker(text, grammar)
     w.tail = ""
     n = len(text)
+    p = grammar.prefix
     end: int | Failure
-    if rule in ("IPv6address", "IPv4address"):
-        end, complete = (ipv6_prefix if rule == "IPv6address" else ipv4_prefix)(text, 0)
+    if rule in ("IPv6address", "IPv4address", "ls32"):
+        end, complete = _address_prefix(text, rule)
         if end == n and not complete:
             return Failure(n, rule, f"incomplete {rule}")
-    elif rule in (grammar.prefix + "host", "IP-literal"):
+    elif rule == "IPv6addrz":
+        end = _ipv6addrz(w)
+    elif rule == p + "host":
         end = w.host(0)
+    elif rule == "IP-literal":
+        end = w.ip_literal(0) if text[:1] == "[" else Failure(0, rule, 'expected "["')
     elif rule == "IPvFuture":
-        end = _future(w)
-    elif rule == grammar.prefix + "authority":
-        return w.authority(0)
+        end = w.ipvfuture(0) if text[:1] in ("v", "V") else Failure(0, rule, 'expected "v"')
+    elif rule == p + "authority":
+        return w.authority(0, path=False)
+    elif rule in (p + "hier-part", p + "relative-part"):
+        return w.hier_part(0, noscheme=rule.endswith("relative-part"))
+    elif rule in ("dec-octet", "h16"):
+        end = _octet(text) if rule == "dec-octet" else _h16_end(text, 0)
+        if end == n and end == 0:
+            return Failure(0, rule, f"incomplete {rule}")
     else:
         pattern = grammar.rule(rule)
         m = pattern.match(text)
         end = 0 if m is None else m.end()
-        if isinstance(end, int) and end < n:
+        if end < n:
             reason = f"character not allowed in {rule}"
-            return w.bad_percent(end, rule) or Failure(end, rule, reason)
+            # A "%" where a pct-encoded could stand, that starts no triplet (§2.1).
+            if text[end] == "%" and pattern.fullmatch(text[:end] + "%41"):
+                return w.bad_percent(end, rule) or Failure(end, rule, reason)
+            return Failure(end, rule, reason)
     if isinstance(end, Failure):
         return end
     if end < n:
@@ -375,10 +415,55 @@ def _component(text: str, grammar: Grammar, rule: str) -> Failure | None:
     return None
 
 
-def _future(w: _Walker) -> int | Failure:
-    if w.text[:1] not in ("v", "V"):
-        return Failure(0, "IPvFuture", 'expected "v"')
-    result = w.ip_literal(-1)
-    if isinstance(result, Failure) and result.rule == "IP-literal":
-        return result.position
-    return result
+def _h16_end(text: str, i: int) -> int:
+    """Where the h16 (1*4HEXDIG) that may begin at ``i`` ends (§3.2.2)."""
+    k = i
+    while k < len(text) and k - i < 4 and text[k] in _HEX:
+        k += 1
+    return k
+
+
+def _octet(text: str) -> int:
+    """Where the longest viable dec-octet prefix of ``text`` ends (§3.2.2)."""
+    if text[:1] not in _DIGITS:
+        return 0
+    k = 1
+    if text[0] != "0":
+        while k < min(len(text), 3) and text[k] in _DIGITS and int(text[: k + 1]) < 256:
+            k += 1
+    return k
+
+
+def _address_prefix(text: str, rule: str) -> tuple[int, bool]:
+    """The longest viable prefix of IPv6address, IPv4address or ls32, and if it is whole."""
+    if rule == "IPv6address":
+        return ipv6_prefix(text, 0)
+    v4 = ipv4_prefix(text, 0)
+    if rule == "IPv4address":
+        return v4
+    # ls32 = ( h16 ":" h16 ) / IPv4address
+    k = _h16_end(text, 0)
+    pair = (k, False)
+    if k and text[k : k + 1] == ":":
+        end = _h16_end(text, k + 1)
+        pair = (end, end > k + 1)
+    return max(pair, v4)
+
+
+def _ipv6addrz(w: _Walker) -> int | Failure:
+    """IPv6addrz = IPv6address "%25" ZoneID   (RFC 6874 §2)."""
+    text, n = w.text, w.n
+    k, complete = ipv6_prefix(text, 0)
+    if not complete or k == n:
+        return k if k < n else Failure(n, "IPv6addrz", "incomplete IPv6addrz")
+    if not text.startswith("%25", k):
+        if text[k] == "%":
+            k += 2 if text.startswith("%2", k) else 1
+        return Failure(k, "IPv6addrz", 'a zone ID is introduced by "%25" (RFC 6874)')
+    start = k + 3
+    k = w.scan(w.zone_run, start)
+    if k == start or (k < n and text[k] == "%"):
+        return w.bad_percent(k, "ZoneID") or Failure(
+            k, "ZoneID", "expected a zone ID (RFC 6874 §2)"
+        )
+    return k

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 __all__ = ["URIError"]
 
 _SHOWN = 72  # characters of context drawn on each side of the caret
@@ -12,23 +14,37 @@ def describe_char(text: str, position: int) -> str:
     if position >= len(text):
         return "end of input"
     ch = text[position]
-    if ch.isprintable() and not ch.isspace():
+    if ch.isprintable() and not ch.isspace() and not unicodedata.combining(ch):
         return f"{ch!r} (U+{ord(ch):04X})"
     return f"U+{ord(ch):04X}"
+
+
+def _shown(ch: str) -> str:
+    """``ch`` as drawn in an excerpt: "?" for what would break the alignment."""
+    if not ch.isprintable() or unicodedata.combining(ch):
+        return "?"
+    return ch
+
+
+def _width(ch: str) -> int:
+    """The columns ``ch`` takes on a terminal: two for wide East Asian characters."""
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
 
 def caret_excerpt(text: str, position: int) -> str:
     """Two lines: the input (cut around ``position`` when long) and a caret under it.
 
-    Characters that would break the alignment (controls, white space) are shown
-    as ``?`` in the excerpt; the message names them exactly.
+    Characters that would break the alignment (controls, white space other than
+    a space, combining marks) are shown as ``?`` in the excerpt; the message
+    names them exactly.  Wide characters count as two columns.
     """
     start = max(0, position - _SHOWN)
     end = min(len(text), position + _SHOWN)
-    shown = "".join(ch if ch.isprintable() and ch != "\t" else "?" for ch in text[start:end])
+    shown = "".join(map(_shown, text[start:end]))
     lead = "..." if start else ""
     tail = "..." if end < len(text) else ""
-    return f"    {lead}{shown}{tail}\n    {' ' * (len(lead) + position - start)}^"
+    column = len(lead) + sum(map(_width, shown[: position - start]))
+    return f"    {lead}{shown}{tail}\n    {' ' * column}^"
 
 
 class URIError(ValueError):

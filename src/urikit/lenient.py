@@ -24,6 +24,7 @@ from urllib.parse import quote_from_bytes
 from .errors import URIError
 
 if TYPE_CHECKING:
+    from .grammar import Grammar
     from .uri import Repaired, _Reference
 
 __all__ = ["Violation"]
@@ -46,7 +47,8 @@ class Violation:
     char: str | None = None
 
 
-_PREFIX: Final = re.compile(r"\A[Uu][Rr][Ll]:\s*")
+# "URL:" before a URI with a scheme (Appendix C); ``match`` anchors it at ``pos``.
+_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
 _AUTHORITY: Final = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//([^/?#]*)")
 _TRIPLET: Final = re.compile("%[0-9A-Fa-f]{2}")
 
@@ -71,10 +73,11 @@ def repair(cls: type[_Reference], text: str) -> Repaired:
 
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
-    try:
-        return Repaired(cls(text), [])
-    except URIError:
-        pass
+    if _PREFIX.match(text) is None:
+        try:
+            return Repaired(cls(text), [])
+        except URIError:
+            pass
     violations: list[Violation] = []
     start, end = 0, len(text)
     while start < end and text[start].isspace():
@@ -107,52 +110,65 @@ def repair(cls: type[_Reference], text: str) -> Repaired:
         ) from None
 
 
+def _plain_run(grammar: Grammar) -> re.Pattern[str]:
+    """Runs of characters a reference may hold anywhere but "%", "#", "[" and "]"."""
+    pattern = _PLAIN_RUNS.get(grammar.name)
+    if pattern is None:
+        # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4)
+        pattern = _PLAIN_RUNS[grammar.name] = re.compile(f"[{grammar.query_chars}]+")
+    return pattern
+
+
+_PLAIN_RUNS: dict[str, re.Pattern[str]] = {}
+
+
 def _encode_forbidden(
     cls: type[_Reference], body: str, offset: int, delimited: bool, violations: list[Violation]
 ) -> str:
-    grammar = cls._grammar
-    allowed = re.compile(
-        f"[{grammar.unreserved}{grammar.query_chars}#\\[\\]%]"
-        if grammar.iri
-        else r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]"
-    )
+    plain = _plain_run(cls._grammar)
     authority = _AUTHORITY.match(body)
     host_start, host_end = authority.span(1) if authority else (0, 0)
     seen_hash = False
     out: list[str] = []
-    for i, ch in enumerate(body):
+    i, n = 0, len(body)
+    while i < n:
+        run = plain.match(body, i)
+        if run is not None:
+            out.append(run.group())
+            i = run.end()
+            continue
+        ch = body[i]
         where = offset + i
-        if allowed.fullmatch(ch):
-            if ch == "%" and not _TRIPLET.match(body, i):
+        i += 1
+        if ch == "%":
+            if _TRIPLET.match(body, i - 1):
+                out.append(ch)
+            else:
                 violations.append(
                     Violation(
                         "bare-percent", where, '"%" that starts no triplet encoded as "%25"', ch
                     )
                 )
                 out.append("%25")
-                continue
-            if ch == "#":
-                if seen_hash:
-                    violations.append(
-                        Violation("extra-hash", where, 'a second "#" encoded as "%23" (§3.5)', ch)
-                    )
-                    out.append("%23")
-                    continue
-                seen_hash = True
-            if ch in "[]" and not host_start <= i < host_end:
-                violations.append(
-                    Violation(
-                        "bracket",
-                        where,
-                        f"{ch!r} is allowed only around an IP literal (§3.2.2)",
-                        ch,
-                    )
-                )
-                out.append("%5B" if ch == "[" else "%5D")
-                continue
+        elif ch == "#" and not seen_hash:
+            seen_hash = True
             out.append(ch)
-            continue
-        if delimited and ch.isspace():
+        elif ch == "#":
+            violations.append(
+                Violation("extra-hash", where, 'a second "#" encoded as "%23" (§3.5)', ch)
+            )
+            out.append("%23")
+        elif ch in "[]":
+            if host_start <= i - 1 < host_end:
+                out.append(ch)
+                continue
+            violations.append(
+                Violation(
+                    "bracket", where, f"{ch!r} is allowed only around an IP literal (§3.2.2)", ch
+                )
+            )
+            out.append("%5B" if ch == "[" else "%5D")
+        elif delimited and ch.isspace():
             violations.append(
                 Violation(
                     "embedded-whitespace",
@@ -161,15 +177,15 @@ def _encode_forbidden(
                     ch,
                 )
             )
-            continue
-        if 0xD800 <= ord(ch) <= 0xDFFF:
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
             raise URIError(
                 "a lone surrogate cannot be encoded as UTF-8",
                 text=body,
-                position=i,
+                position=i - 1,
                 rule="pct-encoded",
             )
-        code, message = _classify(ch)
-        violations.append(Violation(code, where, f"{message}; encoded", ch))
-        out.append(quote_from_bytes(ch.encode("utf-8"), ""))
+        else:
+            code, message = _classify(ch)
+            violations.append(Violation(code, where, f"{message}; encoded", ch))
+            out.append(quote_from_bytes(ch.encode("utf-8"), ""))
     return "".join(out)

@@ -59,8 +59,13 @@ def _ascii_safe(cls: str) -> str:
 
 @cache
 def _unsafe_run(cls: str) -> re.Pattern[str]:
-    """Runs of characters outside ``cls`` (a valid pct-encoded triplet is matched alone)."""
-    return re.compile(f"%[0-9A-Fa-f]{{2}}|[^{cls}]+")
+    """A pct-encoded triplet, a lone "%", or a run of other characters outside ``cls``."""
+    return re.compile(f"%[0-9A-Fa-f]{{2}}|%|[^{cls}%]+")
+
+
+#: With ``safe``, a component may keep the characters its enclosing component
+#: allows: a single path segment may keep "/", since it stands in a path.
+_ENCLOSING: Final = {"segment": "path", "segment-nz-nc": "path"}
 
 
 _PCT_TRIPLET: Final = re.compile("%[0-9A-Fa-f]{2}")
@@ -83,8 +88,9 @@ def percent_encode(
     :data:`COMPONENTS`: ``"userinfo"``, ``"host"``, ``"path"``, ``"segment"``
     (a single segment: "/" is encoded), ``"segment-nz-nc"``, ``"query"``,
     ``"fragment"`` or ``"unreserved"`` (everything but unreserved is encoded).
-    ``safe`` removes characters from the encoded set; it cannot add any the
-    component forbids.
+    ``safe`` lists characters to leave as they are, among those the
+    component (or, for ``"segment"``, the path) allows as delimiters: it can
+    keep "/" in a segment or ":" in a userinfo, but never a "?" in a path.
 
     With ``encoded=True`` the input is taken as already encoded: valid
     triplets are kept (with upper-case hex, §6.2.2.1) and never encoded
@@ -106,25 +112,31 @@ def percent_encode(
             f"unknown component {component!r}; expected one of {', '.join(classes)}"
         ) from None
     if safe:
-        allowed = _ascii_safe(cls)
+        allowed = _ascii_safe(classes[_ENCLOSING.get(component, component)])
         cls = cls + "".join(re.escape(ch) for ch in safe if ch in allowed)
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
         if encoded:
-            return percent_encode(raw.decode("latin-1"), component, encoded=True, safe=safe)
+            # each character stands for one octet (latin-1), and is encoded as that octet
+            return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1")
         return quote_from_bytes(raw, _ascii_safe(cls))
     if not isinstance(data, str):
         raise TypeError(f"percent_encode() takes str or bytes, not {type(data).__name__}")
+    if encoded:
+        return _encode_keeping_triplets(data, cls, "utf-8")
+    return _encode_all(data, cls, iri)
+
+
+def _encode_keeping_triplets(data: str, cls: str, encoding: str) -> str:
+    """Encode what is outside ``cls``, keeping each valid triplet (upper-cased, §6.2.2.1)."""
 
     def encode_run(match: re.Match[str]) -> str:
         run = match.group()
-        if encoded and run[0] == "%" and _PCT_TRIPLET.fullmatch(run):
+        if len(run) == 3 and _PCT_TRIPLET.fullmatch(run):
             return run.upper()
-        return quote_from_bytes(run.encode("utf-8", "surrogatepass"), "")
+        return quote_from_bytes(run.encode(encoding, "surrogatepass"), "")
 
-    if encoded:
-        return _unsafe_run(cls).sub(encode_run, data)
-    return _encode_all(data, cls, iri)
+    return _unsafe_run(cls).sub(encode_run, data)
 
 
 def _encode_all(data: str, cls: str, iri: bool) -> str:
@@ -174,36 +186,25 @@ def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict"
     """
     if "%" not in text:
         return text
-    raw = percent_decode_bytes(text)
-    try:
-        return raw.decode(encoding, errors)
-    except UnicodeDecodeError as exc:
-        position = _text_position(text, exc.start)
-        raise URIError(
-            f"percent-encoded octets are not valid {exc.encoding}",
-            text=text,
-            position=position,
-            rule="pct-encoded",
-        ) from None
+    check_percent(text)
+
+    def decode_run(match: re.Match[str]) -> str:
+        run = match.group()
+        try:
+            return bytes.fromhex(run.replace("%", "")).decode(encoding, errors)
+        except UnicodeDecodeError as exc:
+            raise URIError(
+                f"percent-encoded octets are not valid {exc.encoding}",
+                text=text,
+                position=match.start() + 3 * exc.start,
+                rule="pct-encoded",
+            ) from None
+
+    # Only the triplets are octets; every other character is already text (§2.5).
+    return _TRIPLET_RUN.sub(decode_run, text)
 
 
-def _text_position(text: str, octet: int) -> int:
-    """The index in ``text`` of the character that produced decoded octet ``octet``."""
-    count = 0
-    i = 0
-    while i < len(text):
-        if text[i] == "%":
-            if count == octet:
-                return i
-            count += 1
-            i += 3
-        else:
-            width = len(text[i].encode("utf-8", "surrogatepass"))
-            if count + width > octet:
-                return i
-            count += width
-            i += 1
-    return len(text)
+_TRIPLET_RUN: Final = re.compile("(?:%[0-9A-Fa-f]{2})+")
 
 
 def form_encode(data: str | bytes, *, encoding: str = "utf-8") -> str:

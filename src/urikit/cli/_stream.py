@@ -18,16 +18,26 @@ from ..errors import URIError
 
 
 def inputs(values: Iterable[str] | None, stream: TextIO | None = None) -> Iterator[str]:
-    """The given values, or the lines of ``stream`` (standard input) without their ends."""
+    """The given values, or the lines of ``stream`` (standard input) without their ends.
+
+    A line ends at "\n" (a "\r" before it, or before the end of input, is
+    part of the line end), so each "\n"-terminated line is one input; a "\r"
+    inside a line is kept, and reported as the character it is.  Bytes that
+    are not UTF-8 are kept as surrogate escapes (PEP 383).
+    """
     if values:
         yield from values
         return
     if stream is None:
         stream = sys.stdin
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="surrogateescape", newline=None)
+            stream.reconfigure(errors="surrogateescape", newline="\n")
     for line in stream:
-        yield line[:-1] if line.endswith("\n") else line
+        if line.endswith("\n"):
+            line = line[:-1]
+        if line.endswith("\r"):
+            line = line[:-1]
+        yield line
 
 
 def _prepare_stdout() -> None:
@@ -88,9 +98,20 @@ def error_json(item: str, exc: ValueError) -> dict[str, Any]:
 
 
 def error_text(item: str, exc: ValueError) -> str:
-    """The human record of a failed input: the input, then the caret and reason."""
+    """The human record of a failed input: the input, then the caret and reason.
+
+    The input is shown with its non-printable characters escaped, so that the
+    record keeps to its own lines.
+    """
     message = str(exc).replace("\n", "\n  ")
-    return f"error: {item}\n  {message}"
+    return f"error: {printable(item)}\n  {message}"
+
+
+def printable(text: str) -> str:
+    """``text`` with each non-printable character written as a Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def use_color(stream: TextIO | None = None) -> bool:

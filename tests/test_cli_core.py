@@ -1,0 +1,235 @@
+"""The ``urikit`` command: ``parse`` and ``validate`` (and the streaming they share)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from urikit.cli import main
+
+EXAMPLE = "foo://example.com:8042/over/there?name=ferret#nose"  # RFC 3986 §3
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(list(argv))
+    return status, capsys.readouterr().out
+
+
+def run_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: str, *argv: str
+) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(data))
+    return run(capsys, *argv)
+
+
+def records(out: str) -> list[str]:
+    """Human records: each begins with an unindented line; the rest are indented."""
+    result: list[str] = []
+    for line in out.splitlines():
+        if line.startswith(" "):
+            result[-1] += "\n" + line
+        else:
+            result.append(line)
+    return result
+
+
+def subprocess_run(args: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "urikit", *args], input=data, capture_output=True, env=env,
+        timeout=60,
+    )  # fmt: skip
+
+
+# --- parse ----------------------------------------------------------------------------------
+
+
+def test_parse_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "parse", EXAMPLE)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == EXAMPLE
+    table = dict(line.split(None, 1) for line in lines[1:])
+    assert table["scheme"] == "foo"
+    assert table["authority"] == "example.com:8042"
+    assert table["userinfo"] == "(undefined)"
+    assert table["host"] == "example.com  (reg-name)"
+    assert table["port"] == "8042"
+    assert table["path"] == "/over/there"
+    assert table["query"] == "name=ferret"
+    assert table["fragment"] == "nose"
+
+
+def test_parse_table_shows_empty_apart_from_undefined(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = run(capsys, "parse", "http://h:/?")
+    table = dict(line.split(None, 1) for line in out.splitlines()[1:])
+    assert table["port"] == "''" and table["query"] == "''" and table["fragment"] == "(undefined)"
+
+
+def test_parse_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "parse", "--json", EXAMPLE, "urn:example:animal:ferret:nose")
+    assert status == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["ok"] is True and first["input"] == EXAMPLE
+    assert (first["scheme"], first["host"], first["port"], first["port_number"]) == (
+        "foo",
+        "example.com",
+        "8042",
+        8042,
+    )
+    assert first["host_type"] == "reg-name" and first["kind"] == "uri"
+    assert second["authority"] is None and second["path"] == "example:animal:ferret:nose"
+    assert second["is_opaque"] is True
+
+
+def test_parse_masks_the_password(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = run(capsys, "parse", "--json", "http://user:secret@h/")
+    assert "secret" not in out
+    _, out = run(capsys, "parse", "http://user:secret@h/")
+    assert "secret" not in out
+    _, out = run(capsys, "parse", "--json", "--show-password", "http://user:secret@h/")
+    assert json.loads(out)["userinfo"] == "user:secret"
+
+
+def test_parse_error_record_and_status(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "parse", "http://a/", "http://a b/", "x:")
+    assert status == 1
+    recs = records(out)
+    assert len(recs) == 3
+    assert recs[1].startswith("error: http://a b/")
+    assert "^" in recs[1] and "position 8" in recs[1]
+    status, out = run(capsys, "parse", "--json", "http://a b/")
+    assert status == 1
+    record = json.loads(out)
+    assert record["ok"] is False and record["input"] == "http://a b/"
+    assert record["error"]["position"] == 8 and record["error"]["rule"] == "host"
+
+
+# --- validate ---------------------------------------------------------------------------------
+
+
+def test_validate_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "validate", EXAMPLE, "a:b")[0] == 0
+    status, out = run(capsys, "validate", EXAMPLE, "1a:b")
+    assert status == 1
+    recs = records(out)
+    assert recs[0] == f"valid: {EXAMPLE}"
+    assert recs[1].startswith("error: 1a:b") and "segment-nz-nc" in recs[1]
+    caret_line = recs[1].splitlines()[-1]
+    text_line = recs[1].splitlines()[-2]
+    assert caret_line.index("^") == text_line.index("1a:b") + 2
+
+
+@pytest.mark.parametrize(
+    ("rule", "good", "bad"),
+    [
+        ("IPv6address", "::ffff:192.0.2.128", "1::2::3"),
+        ("absolute-URI", "http://a/b?c", "http://a/b#c"),
+        ("relative-ref", "//a/b", "a:b"),
+        ("host", "[v1.x]", "a b"),
+        ("port", "8080", "80a"),
+        ("IRI", "http://é.example/", "é"),
+    ],
+)
+def test_validate_rule(capsys: pytest.CaptureFixture[str], rule: str, good: str, bad: str) -> None:
+    assert run(capsys, "validate", "--rule", rule, good)[0] == 0
+    status, out = run(capsys, "validate", "--rule", rule, "--json", good, bad)
+    assert status == 1
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first == {"input": good, "ok": True, "rule": rule}
+    assert second["ok"] is False and isinstance(second["error"]["position"], int)
+
+
+def test_unknown_rule_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["validate", "--rule", "nonsense", "x"])
+    assert info.value.code == 2
+    capsys.readouterr()
+
+
+# --- standard input: one record per line ---------------------------------------------------
+
+LINES = ["http://a/", "", "bad uri", "x:y\r", "#frag", "a\rb", "http://[::1", "last"]
+
+
+@pytest.mark.parametrize("command", ["validate", "parse"])
+def test_stdin_one_json_record_per_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    status, out = run_stdin(capsys, monkeypatch, "\n".join(LINES) + "\n", command, "--json")
+    assert status == 1
+    lines = out.splitlines()
+    assert len(lines) == len(LINES)
+    results = [json.loads(line) for line in lines]
+    assert [r["ok"] for r in results] == [True, True, False, True, True, False, False, True]
+    assert results[3]["input"] == "x:y"  # a "\r" before the "\n" ends the line
+    assert results[5]["input"] == "a\rb"
+    assert results[5]["error"]["position"] == 1
+
+
+def test_stdin_human_records(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out = run_stdin(capsys, monkeypatch, "\n".join(LINES), "validate")
+    assert status == 1
+    recs = records(out)
+    assert len(recs) == len(LINES)
+    assert recs[1] == "valid: "
+    assert recs[5].startswith("error: a\\rb")  # the control is escaped, not written
+    assert recs[-1] == "valid: last"
+
+
+def test_stdin_empty(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_stdin(capsys, monkeypatch, "", "validate") == (0, "")
+
+
+def test_stdin_is_streamed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines are read lazily: a record is written before the next line is read."""
+    seen: list[int] = []
+
+    class Lines(io.StringIO):
+        def __iter__(self):  # type: ignore[override]
+            for line in ["a:\n", "b:\n", "c:\n"]:
+                seen.append(len(sys.stdout.getvalue().splitlines()))
+                yield line
+
+    monkeypatch.setattr(sys, "stdin", Lines())
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert main(["validate"]) == 0
+    # before each line is read, every earlier line already has its record
+    assert seen == [0, 1, 2]
+    assert sys.stdout.getvalue().splitlines() == ["valid: a:", "valid: b:", "valid: c:"]
+
+
+def test_subprocess_bytes_stdin() -> None:
+    data = b"http://a/\r\n\n\xff\xfe bad\nhttp://\xc3\xa9/\nx:\r\nlast"
+    result = subprocess_run(["validate", "--json"], data)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.decode("utf-8").splitlines()
+    assert len(lines) == 6
+    records_ = [json.loads(line) for line in lines]
+    assert [r["ok"] for r in records_] == [True, True, False, False, True, True]
+    assert records_[2]["error"]["position"] == 0
+    assert records_[3]["input"] == "http://é/"
+    assert records_[3]["error"]["position"] == 7
+
+
+def test_subprocess_parse_and_help() -> None:
+    result = subprocess_run(["parse", EXAMPLE], b"")
+    assert result.returncode == 0
+    assert b"example.com  (reg-name)" in result.stdout
+    for args in (["--help"], ["parse", "--help"], ["validate", "--help"]):
+        result = subprocess_run(args, b"")
+        assert result.returncode == 0
+        assert b"usage: urikit" in result.stdout
+    help_text = subprocess_run(["validate", "--help"], b"").stdout.decode()
+    for word in ("--rule", "--json", "stdin", "URI-reference"):
+        assert word in help_text
+    assert subprocess_run([], b"").returncode == 2

@@ -1,0 +1,114 @@
+"""Hostile input of a few hundred thousand characters: no super-linear behaviour.
+
+Each case is run at two sizes, N and 8N.  A linear parser takes about 8 times
+as long on the larger one; a quadratic one 64 times.  The bound is generous
+(30 times, with a floor for inputs that take next to no time), so the check is
+about complexity, not speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+
+import pytest
+
+from urikit import URI, URIError, is_valid, percent_decode, percent_encode
+from urikit.validate import check
+
+BIG = 300_000
+FLOOR = 0.002  # seconds: below this, timings are noise
+
+HOSTILE: dict[str, Callable[[int], str]] = {
+    "letters": lambda n: "a" * n,
+    "percents": lambda n: "%" * n,
+    "half-triplets": lambda n: "%4" * (n // 2),
+    "triplets-then-space": lambda n: "%41" * (n // 3) + " ",
+    "slashes": lambda n: "/" * n,
+    "long-host-then-space": lambda n: "http://" + "a" * n + " ",
+    "brackets": lambda n: "[" * n,
+    "double-colons-in-brackets": lambda n: "http://[" + "::" * (n // 2) + "]",
+    "at-signs": lambda n: "@" * n,
+    "authority-at-signs": lambda n: "//" + "@" * n,
+    "colons": lambda n: ":" * n,
+    "authority-colons": lambda n: "//" + ":" * n + "x",
+    "one-dot": lambda n: "1." * (n // 2),
+    "dotted-host": lambda n: "http://" + "1.2.3." * (n // 6) + " ",
+    "userinfo-without-at": lambda n: "http://" + "a:" * (n // 2) + "/",
+    "userinfo-then-at": lambda n: "//" + "a" * n + "@",
+    "long-scheme": lambda n: "a" * n + ":" + " ",
+    "questions": lambda n: "?" * n + " ",
+    "hashes": lambda n: "#" * n,
+    "long-port": lambda n: "http://h:" + "1" * n + "a",
+    "unclosed-ipv6": lambda n: "http://[" + "1:" * (n // 2),
+    "long-zone": lambda n: "http://[::1%25" + "a" * n,
+    "long-ipvfuture": lambda n: "http://[v1." + "a" * n,
+    "delimiters": lambda n: "a:/?#[]@%" * (n // 9),
+    "userinfo-triplets": lambda n: "//" + "a%41" * (n // 4) + "%4",
+    "path-then-bad": lambda n: "/" + "a/" * (n // 2) + "\x00",
+    "non-ascii": lambda n: "http://h/" + "é" * n,
+    "spaces": lambda n: " " * n,
+}
+
+
+def _seconds(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def _parse(text: str) -> None:
+    try:
+        URI(text)
+    except URIError as error:
+        assert 0 <= error.position <= len(text)
+
+
+def _assert_linear(
+    make: Callable[[int], str], action: Callable[[str], object], big_size: int = BIG
+) -> None:
+    small, big = make(big_size // 8), make(big_size)
+    t_small = min(_seconds(lambda: action(small)) for _ in range(2))
+    t_big = _seconds(lambda: action(big))
+    assert t_big < 30 * max(t_small, FLOOR), (t_small, t_big)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_uri_is_linear(name: str) -> None:
+    _assert_linear(HOSTILE[name], _parse)
+
+
+def _check_rules(text: str) -> None:
+    for rule in ("URI", "absolute-URI", "relative-ref", "authority", "host", "path", "query"):
+        with contextlib.suppress(URIError):
+            check(text, rule)
+
+
+@pytest.mark.parametrize("name", ["long-host-then-space", "userinfo-triplets", "long-port",
+                                  "authority-colons", "dotted-host", "delimiters"])  # fmt: skip
+def test_validation_of_rules_is_linear(name: str) -> None:
+    _assert_linear(HOSTILE[name], _check_rules)
+
+
+@pytest.mark.parametrize("name", ["spaces", "non-ascii", "percents", "brackets", "hashes"])
+def test_lenient_is_linear(name: str) -> None:
+    def repair(text: str) -> None:
+        with contextlib.suppress(URIError):
+            URI.lenient(text)
+
+    # one violation is reported per character repaired: a smaller input suffices
+    _assert_linear(HOSTILE[name], repair, BIG // 4)
+
+
+def test_percent_codec_is_linear() -> None:
+    _assert_linear(lambda n: "é %" * (n // 3), lambda t: percent_encode(t, "path", encoded=True))
+    _assert_linear(lambda n: "%C3%A9" * (n // 6), percent_decode)
+
+
+def test_huge_valid_reference_round_trips() -> None:
+    text = "http://" + "u" * BIG + "@" + "h" * BIG + ":" + "8" * 1000 + "/p" * BIG + "?" + "q" * BIG
+    u = URI(text)
+    assert str(u) == text
+    assert u.host == "h" * BIG and u.port == "8" * 1000 and u.query == "q" * BIG
+    assert is_valid(text, "URI")

@@ -1,0 +1,143 @@
+"""Lenient parsing (RFC 3986 Appendix C, §2.1, §2.5): every repair is reported."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import grammar_text, uri_references
+
+from urikit import URI, Repaired, URIError, Violation
+
+CODES = {
+    "surrounding-whitespace",
+    "delimiters",
+    "url-prefix",
+    "embedded-whitespace",
+    "whitespace",
+    "control",
+    "backslash",
+    "non-ascii",
+    "forbidden-character",
+    "bracket",
+    "extra-hash",
+    "bare-percent",
+}
+
+
+def lenient(text: str) -> tuple[str, list[str]]:
+    uri, violations = URI.lenient(text)
+    return str(uri), [v.code for v in violations]
+
+
+@pytest.mark.parametrize(
+    ("text", "repaired", "codes"),
+    [
+        # Appendix C: the delimiters and the "URL:" prefix are not part of the URI
+        ('"http://example.com/"', "http://example.com/", ["delimiters"]),
+        ("<http://example.com/>", "http://example.com/", ["delimiters"]),
+        ("  http://example.com/\n", "http://example.com/", ["surrounding-whitespace"]),
+        ("<URL:http://www.w3.org/Addressing/>", "http://www.w3.org/Addressing/",
+         ["delimiters", "url-prefix"]),
+        ("URL:http://a/", "http://a/", ["url-prefix"]),
+        # Appendix C: white space that breaks a delimited URI across lines is ignored
+        ("<http://example.com/very/\n   long/path>", "http://example.com/very/long/path",
+         ["delimiters"] + ["embedded-whitespace"] * 4),
+        # §2.1, §2.5: forbidden characters are percent-encoded as UTF-8
+        ("http://a/b c", "http://a/b%20c", ["whitespace"]),
+        ("http://a/é", "http://a/%C3%A9", ["non-ascii"]),
+        ('http://a/"<>', "http://a/%22%3C%3E", ["forbidden-character"] * 3),
+        ("http://a/{x}|^`", "http://a/%7Bx%7D%7C%5E%60", ["forbidden-character"] * 5),
+        ("http://a\\b", "http://a%5Cb", ["backslash"]),
+        ("http://a/\x01\x7f", "http://a/%01%7F", ["control", "control"]),
+        ("http://a/%zz", "http://a/%25zz", ["bare-percent"]),
+        ("http://a/100%", "http://a/100%25", ["bare-percent"]),
+        ("http://a/#x#y", "http://a/#x%23y", ["extra-hash"]),
+        ("http://a/[x]", "http://a/%5Bx%5D", ["bracket", "bracket"]),
+        ("http://[::1]/ x", "http://[::1]/%20x", ["whitespace"]),
+        ("http://bücher.example/", "http://b%C3%BCcher.example/", ["non-ascii"]),
+    ],
+)  # fmt: skip
+def test_repairs(text: str, repaired: str, codes: list[str]) -> None:
+    assert lenient(text) == (repaired, codes)
+
+
+def test_valid_input_is_untouched() -> None:
+    result = URI.lenient("foo://example.com:8042/over/there?name=ferret#nose")
+    assert isinstance(result, Repaired)
+    assert result.violations == []
+    assert str(result.uri) == "foo://example.com:8042/over/there?name=ferret#nose"
+    assert URI.lenient("URL:foo") == Repaired(URI("URL:foo"), [])  # a scheme "URL", no prefix
+
+
+def test_violation_details() -> None:
+    _, violations = URI.lenient(" <http://a/b c>")
+    assert [v.code for v in violations] == [
+        "surrounding-whitespace",
+        "delimiters",
+        "embedded-whitespace",
+    ]
+    last = violations[-1]
+    assert isinstance(last, Violation)
+    assert (last.position, last.char) == (12, " ")
+    assert "white space" in last.message
+    with pytest.raises(AttributeError):
+        last.code = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1a:b",  # §4.2: a colon in the first segment of a relative path
+        "http://h:8a/",  # a port is digits
+        "http://[::1",  # an unclosed IP literal
+        "http://[1.2.3.4]/",  # not an IPv6address
+        "http://a/\ud800",  # a lone surrogate has no UTF-8 form
+        ":",
+    ],
+)
+def test_unrepairable_input_still_raises(text: str) -> None:
+    with pytest.raises(URIError):
+        URI.lenient(text)
+
+
+def test_non_str_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        URI.lenient(b"http://a/")  # type: ignore[arg-type]
+
+
+@given(uri_references())
+def test_valid_references_pass_unchanged(text: str) -> None:
+    if text[:4].lower() == "url:":
+        return
+    uri, violations = URI.lenient(text)
+    assert (str(uri), violations) == (text, [])
+
+
+@given(st.one_of(grammar_text(), st.text(max_size=30)))
+def test_nothing_is_repaired_silently(text: str) -> None:
+    try:
+        uri, violations = URI.lenient(text)
+    except URIError as error:
+        assert error.position is not None
+        return
+    assert isinstance(uri, URI)
+    if not violations:
+        assert str(uri) == text
+    else:
+        assert str(uri) != text
+    for v in violations:
+        assert v.code in CODES
+        assert 0 <= v.position < len(text)
+        if v.char is not None:
+            assert text[v.position] == v.char
+    # a repaired reference needs no more repairs
+    again, more = URI.lenient(str(uri))
+    assert (again, more) == (uri, [])
+
+
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=30))
+def test_text_after_a_path_is_always_repairable(data: str) -> None:
+    """Whatever follows "http://h/" (without surrogates) can be encoded into a valid URI."""
+    uri, _ = URI.lenient("http://h/" + data.strip())
+    assert uri.host == "h"
