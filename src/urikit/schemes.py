@@ -59,7 +59,8 @@ SPECIAL_RULES: Final[Mapping[str, str]] = MappingProxyType(
         ),
         "file-localhost": (
             'RFC 8089 §2: the host "localhost" means the same as an empty host'
-            " (the machine on which the URI is interpreted)."
+            " (the machine on which the URI is interpreted), and so does a path"
+            ' without an authority ("file:/x").'
         ),
     }
 )

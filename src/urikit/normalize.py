@@ -1,0 +1,375 @@
+"""Normalization: the rungs of the comparison ladder (RFC 3986 §6.2).
+
+``normalize(ref, level=...)`` rewrites a reference into the normal form of a
+rung: ``"syntax"`` (§6.2.2: case, percent-encoding and path segment
+normalization), ``"scheme"`` (§6.2.3, the default: the syntax rules plus what
+the scheme registry knows) or ``"string"`` (§6.2.1: nothing).  On top of a
+level, protocol-based steps (§6.2.4) run only when asked for by keyword; each
+can make two references that identify different resources compare equal, and
+``docs/normalization.md`` says what each one risks.
+
+Invariants: the result has the type of the input (``URI`` or ``IRI``), it
+re-parses, normalizing it again changes nothing, and at the levels it
+identifies what the input identifies.  One implementation serves URIs and
+IRIs: only ASCII letters are ever case-folded (RFC 3987 §5.3.2.1) and only
+octets of ASCII unreserved characters are decoded (RFC 3987 §5.3.2.3).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, overload
+
+from .errors import URIError
+from .grammar import UNRESERVED
+from .iri import IRI
+from .protocol_steps import (
+    STEP_FUNCTIONS,
+    STEPS,
+    TRACKING_PARAMS,
+    Components,
+    Parts,
+    character_normalization,
+    check_steps,
+)
+from .resolve import remove_dot_segments
+from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
+from .uri import URI, _Reference, compose_authority, recompose
+
+__all__ = ["LEVELS", "STEPS", "TRACKING_PARAMS", "normalize"]
+
+_R = TypeVar("_R", bound=_Reference)
+
+#: The rungs of the ladder that ``normalize`` can climb to, lowest first (§6.2).
+LEVELS: Final = ("string", "syntax", "scheme")
+_RANK: Final = {name: rank for rank, name in enumerate(LEVELS)}
+
+# --- character data, from the grammar module ----------------------------------
+
+_UNRESERVED_RE: Final = re.compile(f"[{UNRESERVED}]")
+_HEX: Final = "0123456789ABCDEFabcdef"
+_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _triplet_table(fold: bool) -> dict[str, str]:
+    """Hex pair (any case) -> its normal text: the unreserved character it
+    encodes (§6.2.2.2), else the triplet with upper-case hex (§6.2.2.1).
+    With ``fold``, decoded letters are lower-cased (for case-insensitive data)."""
+    table: dict[str, str] = {}
+    for hi in _HEX:
+        for lo in _HEX:
+            octet = int(hi + lo, 16)
+            char = chr(octet)
+            if octet < 128 and _UNRESERVED_RE.fullmatch(char):
+                table[hi + lo] = char.lower() if fold else char
+            else:
+                table[hi + lo] = "%" + (hi + lo).upper()
+    return table
+
+
+_TRIPLETS: Final = _triplet_table(fold=False)
+_TRIPLETS_FOLDED: Final = _triplet_table(fold=True)
+
+
+def normalize_percent_encoding(text: str, *, fold_case: bool = False) -> str:
+    """Percent-encoding normalization (RFC 3986 §6.2.2.2) with hex in upper case (§6.2.2.1).
+
+    Only octets of unreserved characters are decoded; "%2F", "%3F", "%23",
+    "%40" and every other encoded reserved or non-ASCII octet stay encoded.
+    With ``fold_case``, ASCII letters (decoded ones included) are lower-cased,
+    as in a case-insensitive component.  ``text`` must be valid (every "%"
+    starts a triplet), as the components of a parsed reference are.
+    """
+    if fold_case:
+        text = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    if "%" not in text:
+        return text
+    table = _TRIPLETS_FOLDED if fold_case else _TRIPLETS
+    parts = text.split("%")
+    out = [parts[0]]
+    for part in parts[1:]:
+        out.append(table[part[:2]])
+        out.append(part[2:])
+    return "".join(out)
+
+
+def _recompose(components: Components) -> str:
+    """Component recomposition (RFC 3986 §5.3)."""
+    scheme, userinfo, host, port, path, query, fragment = components
+    if host is not None:
+        return recompose(scheme, compose_authority(userinfo, host, port), path, query, fragment)
+    if path[:2] == "//":
+        # Without an authority a path cannot begin with "//" (§3.3); "/." keeps
+        # the path's meaning and is removed again by remove_dot_segments.
+        path = "/." + path
+    return recompose(scheme, None, path, query, fragment)
+
+
+_HOST_ONLY: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())
+
+
+def _at_level(
+    groups: tuple[Any, ...], rank: int, registry: SchemeRegistry, iri: bool
+) -> Components:
+    """The components of a parsed reference (its match groups) normalized to ``rank``."""
+    scheme, _, userinfo, host, port, path, query, fragment = groups
+    if rank == 0:
+        return scheme, userinfo, host, port, path, query, fragment
+
+    # §6.2.2 syntax-based normalization.
+    # §6.2.2.1: the scheme (§3.1) and the host (§3.2.2) are case-insensitive.
+    if scheme is not None:
+        scheme = scheme.lower()
+    if userinfo is not None and "%" in userinfo:
+        userinfo = normalize_percent_encoding(userinfo)
+    if host:
+        if host[0] == "[":
+            host = _ip_literal_syntax(host)
+        elif "%" not in host and host.isascii():
+            host = host.lower()
+        else:
+            host = normalize_percent_encoding(host, fold_case=True)
+    # §6.2.2.2 everywhere else.
+    if "%" in path:
+        path = normalize_percent_encoding(path)
+    if query is not None and "%" in query:
+        query = normalize_percent_encoding(query)
+    if fragment is not None and "%" in fragment:
+        fragment = normalize_percent_encoding(fragment)
+    # §6.2.2.3, for URIs (not relative references) whose path is hierarchical (§1.2.3).
+    if (
+        scheme is not None
+        and "." in path
+        and (host is not None or path[:1] == "/")
+        and _has_dot_segment(path)
+    ):
+        path = remove_dot_segments(path)
+    if rank == 1:
+        return scheme, userinfo, host, port, path, query, fragment
+
+    # §6.2.3 scheme-based normalization, from the registry's data.
+    spec = None if scheme is None else registry.get(scheme)
+    if host is not None:
+        if port is not None:
+            # §3.2.3: an empty port, or the scheme's default, is omitted; the port
+            # is a decimal number, so leading zeros are not significant.
+            if port[:1] == "0":
+                port = port.lstrip("0") or "0"
+            if port == "" or (
+                spec is not None
+                and spec.default_port is not None
+                and int(port) == spec.default_port
+            ):
+                port = None
+        if host[:1] == "[" and host[1] not in "vV":
+            host = _ipv6_canonical(host)
+        if path == "" and spec is not None and spec.empty_path_is_root:
+            path = "/"
+    components = scheme, userinfo, host, port, path, query, fragment
+    if spec is not None and (spec.special_rules or spec.case_insensitive not in _HOST_ONLY):
+        p = Parts(components, iri)
+        for component in spec.case_insensitive:
+            value = getattr(p, component)
+            if component != "host" and value is not None:
+                setattr(p, component, normalize_percent_encoding(value, fold_case=True))
+        for rule in spec.special_rules:
+            _SPECIAL_RULES[rule](p, spec)
+        components = p.components()
+    return components
+
+
+def _has_dot_segment(path: str) -> bool:
+    """Does ``path`` hold a complete "." or ".." segment (§3.3)?"""
+    if path[:1] != "." and "/." not in path:
+        return False
+    return any(segment == "." or segment == ".." for segment in path.split("/"))
+
+
+def _ip_literal_syntax(host: str) -> str:
+    """§6.2.2.1 for an IP-literal: hex digits and the "v" of IPvFuture fold; an
+    RFC 6874 zone ID names an interface and keeps its case."""
+    address, sep, zone = host[1:-1].partition("%25")
+    if sep and "%" in zone:
+        zone = normalize_percent_encoding(zone)
+    return "[" + address.lower() + sep + zone + "]"
+
+
+_pattern_cache: tuple[SchemeRegistry, re.Pattern[str]] | None = None
+
+
+def _normal_url_pattern(registry: SchemeRegistry) -> re.Pattern[str]:
+    """The pattern of :func:`_quick_normal_form`, for ``registry``.
+
+    It matches the start of the common already-normal URL: a lower-case
+    scheme (group 1) without scheme-specific rules, "//", an authority with no
+    upper-case letter, port, IP literal or "%", then a path beginning with "/"
+    (group 2) or an empty path.  It is a sufficient test for "nothing to fold"
+    on text already parsed (or about to be), not a grammar rule.  Cached for
+    the last registry used.
+    """
+    global _pattern_cache
+    cache = _pattern_cache
+    if cache is not None and cache[0] is registry:
+        return cache[1]
+    special = sorted(
+        re.escape(name)
+        for name, spec in registry.items()
+        if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
+    )
+    exclude = f"(?!(?:{'|'.join(special)}):)" if special else ""
+    pattern = re.compile(rf"{exclude}([a-z][a-z0-9+.\-]*)://[^A-Z\[:/?#%]*(?:(/)|(?=[?#]|\Z))")
+    _pattern_cache = (registry, pattern)
+    return pattern
+
+
+def _quick_normal_form(text: str, rank: int, registry: SchemeRegistry) -> str | None:
+    """The normal form of the common URL, found without taking it apart, or
+    ``None`` when the quick test is unsure.
+
+    ``text`` itself when it is already normal: no "%", no "/." (so no
+    dot-segment), and the start matched by :func:`_normal_url_pattern`.  With
+    "/" after the authority when only its empty path needs one (§6.2.3).
+    The full path is the oracle: tests check that both give the same result.
+    """
+    if "%" in text or "/." in text:
+        return None
+    cache = _pattern_cache
+    pattern = cache[1] if cache is not None and cache[0] is registry else None
+    quick = (pattern or _normal_url_pattern(registry)).match(text)
+    if quick is None:
+        return None
+    if rank == 1 or quick.start(2) >= 0:
+        return text
+    spec = registry.get(quick.group(1))
+    if spec is None or not spec.empty_path_is_root:
+        return text
+    end = quick.end()
+    return text[:end] + "/" + text[end:]
+
+
+# --- §6.2.3: IPv6 text and the registry's special rules --------------------------
+
+
+def _ipv6_canonical(host: str) -> str:
+    """An IPv6 literal in the text form of RFC 5952 §4 (IPv4-mapped per §5)."""
+    address, sep, zone = host[1:-1].partition("%25")
+    ip = ipaddress.IPv6Address(address)
+    mapped = ip.ipv4_mapped
+    text = ip.compressed if mapped is None else f"::ffff:{mapped}"
+    return "[" + text + sep + zone + "]"
+
+
+def _mailto_domain(p: Parts, spec: Scheme) -> None:
+    """RFC 6068 §2, RFC 5321 §2.4: the domain of each address folds case, the local part not."""
+    if "@" not in p.path:
+        return
+    addresses = []
+    for address in p.path.split(","):
+        local, at, domain = address.rpartition("@")
+        if at:
+            address = local + at + normalize_percent_encoding(domain, fold_case=True)
+        addresses.append(address)
+    p.path = ",".join(addresses)
+
+
+def _urn_nid(p: Parts, spec: Scheme) -> None:
+    """RFC 8141 §3.1: the "urn:" prefix (the scheme) and the NID fold case."""
+    nid, colon, nss = p.path.partition(":")
+    if colon:
+        p.path = normalize_percent_encoding(nid, fold_case=True) + colon + nss
+
+
+def _file_localhost(p: Parts, spec: Scheme) -> None:
+    """RFC 8089 §2: "localhost", an empty host and no authority all name the local
+    machine; RFC 3986 §6.2.3 makes the empty authority the normal form."""
+    if p.host is None:
+        if p.path[:1] == "/":
+            p.host = ""
+    elif p.host == "localhost" and p.userinfo is None and p.port is None:
+        p.host = ""
+
+
+_SPECIAL_RULES: Final[dict[str, Callable[[Parts, Scheme], None]]] = {
+    "mailto-domain": _mailto_domain,
+    "urn-nid": _urn_nid,
+    "file-localhost": _file_localhost,
+}
+
+
+# --- the entry point ------------------------------------------------------------------
+
+
+@overload
+def normalize(
+    uri: str, *, level: str = ..., registry: SchemeRegistry = ..., **steps: Any
+) -> URI: ...
+@overload
+def normalize(uri: _R, *, level: str = ..., registry: SchemeRegistry = ..., **steps: Any) -> _R: ...
+def normalize(
+    uri: _Reference | str,
+    *,
+    level: str = "scheme",
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
+    **steps: Any,
+) -> _Reference:
+    """The normal form of ``uri`` at ``level`` of the comparison ladder (RFC 3986 §6.2).
+
+    ``level`` is ``"scheme"`` (§6.2.3, the default), ``"syntax"`` (§6.2.2) or
+    ``"string"`` (§6.2.1: no change).  A ``str`` is parsed as a :class:`URI`; a
+    URI or IRI gives back its own type, except with ``idna="u-label"``, whose
+    display form is always an :class:`~urikit.iri.IRI`.  Scheme knowledge comes from
+    ``registry``.  Protocol-based steps (§6.2.4) run only when switched on:
+    ``unicode="NFC"|"NFKC"``, ``idna="a-label"|"u-label"``,
+    ``strip_host_dot=True``, ``remove_params=names or predicate``,
+    ``form_query=True``, ``sort_query=True``, ``drop_empty_query=True``,
+    ``drop_fragment=True``.
+
+    >>> str(normalize("eXAMPLE://a/./b/../b/%63/%7bfoo%7d"))
+    'example://a/b/c/%7Bfoo%7D'
+    >>> str(normalize("HTTP://Example.COM:80"))
+    'http://example.com/'
+    """
+    rank = 2 if level == "scheme" else _RANK.get(level)
+    if rank is None:
+        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    if type(uri) is str:
+        if rank and not steps:
+            quick = _quick_normal_form(uri, rank, registry)
+            if quick is uri:
+                return URI(uri)
+            if quick is not None:
+                try:
+                    return URI(quick)
+                except URIError:
+                    pass  # the input is invalid too: parsing it reports where
+        ref: _Reference = URI(uri)
+    else:
+        ref = uri if isinstance(uri, _Reference) else URI(uri)
+        if rank and not steps:
+            text = ref._m.string
+            quick = _quick_normal_form(text, rank, registry)
+            if quick is not None:
+                return ref if quick is text else type(ref)(quick)
+    result: type[_Reference] = type(ref)
+    if not steps:
+        components = _at_level(ref._m.groups(), rank, registry, result._grammar.iri)
+    else:
+        active = check_steps(steps)
+        if "unicode" in active:
+            ref = character_normalization(ref, active["unicode"])
+        if active.get("idna") == "u-label":
+            # U-labels are for display, and the display form of a URI is an IRI
+            # (RFC 3987 §3.2): only an IRI can hold them as characters.
+            result = IRI
+        iri = result._grammar.iri
+        p = Parts(_at_level(ref._m.groups(), rank, registry, iri), iri)
+        for name, function in STEP_FUNCTIONS.items():
+            if name in active:
+                function(p, active[name])
+        components = p.components()
+    text = _recompose(components)
+    if text == ref._m.string and result is type(ref):
+        return ref
+    return result(text)
