@@ -78,7 +78,11 @@ def _class_chars(cls: str, iri: bool) -> st.SearchStrategy[str]:
     if not iri:
         return ascii_chars
     pattern = re.compile(f"[{cls}]")
-    wide = st.characters(min_codepoint=0xA0).filter(lambda c: pattern.fullmatch(c) is not None)
+    # RFC 3987 §4.1 forbids the bidi formatting characters that ucschar holds
+    bidi = re.compile(f"[{g.BIDI_FORMATTING}]")
+    wide = st.characters(min_codepoint=0xA0).filter(
+        lambda c: pattern.fullmatch(c) is not None and bidi.fullmatch(c) is None
+    )
     return st.one_of(ascii_chars, ascii_chars, wide)
 
 

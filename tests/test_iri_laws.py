@@ -94,7 +94,9 @@ def uris(draw: st.DrawFn, lower_case: bool = False) -> str:
         text += "".join("/" + s for s in segments)
     else:
         segments = draw(st.lists(uri_piece("@", lower_case), max_size=3))
-        text += "/".join(segments)
+        path = "/".join(segments)
+        # §3.3: without an authority a path cannot begin with "//".
+        text += "/." + path[1:] if path.startswith("//") else path
     if draw(st.booleans()):
         text += "?" + draw(uri_piece(":@/?", lower_case))
     if draw(st.booleans()):

@@ -27,19 +27,13 @@ import unicodedata
 from typing import TYPE_CHECKING, Final
 
 from .errors import URIError
+from .grammar import BIDI_FORMATTING
 from .lenient import Violation
 
 if TYPE_CHECKING:
     from .uri import _Reference
 
 __all__ = ["BIDI_FORMATTING", "bidi_violations", "check_bidi", "find_bidi_formatting"]
-
-#: The bidirectional formatting characters (Unicode property Bidi_Control):
-#: RFC 3987 §4.1 names LRM U+200E, RLM U+200F, LRE U+202A, RLE U+202B,
-#: PDF U+202C, LRO U+202D and RLO U+202E; Unicode 6.3 added ALM U+061C and
-#: the isolates LRI, RLI, FSI, PDI (U+2066-U+2069), which act the same way.
-#: All are inside ucschar, so the §2.2 grammar alone lets them through.
-BIDI_FORMATTING: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 
 _BIDI_FORMATTING: Final = re.compile(f"[{BIDI_FORMATTING}]")
 

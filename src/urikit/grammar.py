@@ -23,6 +23,7 @@ from typing import Final
 
 __all__ = [
     "ALPHA",
+    "BIDI_FORMATTING",
     "DIGIT",
     "GEN_DELIMS",
     "HEXDIG",
@@ -67,6 +68,12 @@ UCSCHAR: Final = (
 )
 #: iprivate = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
 IPRIVATE: Final = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+
+#: The bidirectional formatting characters (Unicode Bidi_Control).  They are inside
+#: ucschar, but RFC 3987 §4.1 says IRIs MUST NOT contain LRM U+200E, RLM U+200F,
+#: LRE U+202A, RLE U+202B, PDF U+202C, LRO U+202D, RLO U+202E; ALM U+061C and the
+#: isolates U+2066-U+2069, added to Unicode later, act the same way.
+BIDI_FORMATTING: Final = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 
 #: pct-encoded = "%" HEXDIG HEXDIG
 PCT_ENCODED: Final = f"%[{HEXDIG}]{{2}}"
@@ -177,16 +184,15 @@ class Grammar:
         relative_part = f"(?://{authority}{abempty}|{noscheme})"
         tail = rf"(?:\?{query})?(?:#{fragment})?"
 
-        #: The reference pattern, with groups 1 scheme, 2 authority, 3 userinfo,
-        #: 4 host, 5 port, 6 path, 7 query, 8 fragment.  Paths follow RFC 3986
-        #: §4.1: after an authority path-abempty; else after a scheme
-        #: path-absolute/rootless/empty; else path-absolute/noscheme/empty.
-        self.reference = re.compile(
+        # The reference pattern, with groups 1 scheme, 2 authority, 3 userinfo,
+        # 4 host, 5 port, 6 path, 7 query, 8 fragment.  Paths follow RFC 3986
+        # §4.1: after an authority path-abempty; else after a scheme
+        # path-absolute/rootless/empty; else path-absolute/noscheme/empty.
+        self._reference_source = (
             rf"(?:({_SCHEME}):)?"
             rf"(?://({userinfo_at}({host})(?::({_PORT}))?))?"
             rf"((?(2){abempty}|(?(1){after_scheme}|{noscheme})))"
-            rf"(?:\?({query}))?(?:#({fragment}))?",
-            re.DOTALL,
+            rf"(?:\?({query}))?(?:#({fragment}))?"
         )
 
         self.sources: dict[str, str] = {
@@ -232,12 +238,21 @@ class Grammar:
         self.sources[word] = rf"{_SCHEME}:{hier_part}{tail}"
         self.sources[f"absolute-{word}"] = rf"{_SCHEME}:{hier_part}(?:\?{query})?"
         self.sources[f"{p}relative-ref"] = rf"{relative_part}{tail}"
-        self.sources[f"{word}-reference"] = self.reference.pattern
+        self.sources[f"{word}-reference"] = self._reference_source
         if self.iri:
             self.sources["ucschar"] = f"[{UCSCHAR}]"
             self.sources["iprivate"] = f"[{IPRIVATE}]"
             self.sources["iunreserved"] = self.sources.pop("unreserved")
         self._compiled: dict[str, re.Pattern[str]] = {}
+
+    @cached_property
+    def reference(self) -> re.Pattern[str]:
+        """The (I)URI-reference pattern with one group per component.
+
+        Groups: 1 scheme, 2 authority, 3 userinfo, 4 host, 5 port, 6 path,
+        7 query, 8 fragment.  Compiled on first use (the IRI classes are large).
+        """
+        return self.rule(f"{'IRI' if self.iri else 'URI'}-reference")
 
     def rule(self, name: str) -> re.Pattern[str]:
         """The compiled pattern of the ABNF rule ``name`` (use with ``fullmatch``)."""

@@ -79,6 +79,11 @@ class IRI(_Reference):
     _grammar: ClassVar[Grammar] = IRI_GRAMMAR
     _rule: ClassVar[str] = "IRI-reference"
 
+    # The IRI pattern is compiled on first use, not when urikit is imported.
+    @staticmethod
+    def _fullmatch(text: str) -> re.Match[str] | None:
+        return IRI_GRAMMAR.reference.fullmatch(text)
+
     def __new__(cls, text: str | _Reference) -> Self:
         self = super().__new__(cls, text)
         text = self._m.string

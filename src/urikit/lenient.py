@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import quote_from_bytes
 
 from .errors import URIError
+from .grammar import BIDI_FORMATTING, Grammar
 
 if TYPE_CHECKING:
-    from .grammar import Grammar
     from .uri import Repaired, _Reference
 
 __all__ = ["Violation"]
@@ -37,8 +37,8 @@ class Violation:
     ``code`` is stable: ``"surrounding-whitespace"``, ``"delimiters"``,
     ``"url-prefix"``, ``"embedded-whitespace"``, ``"whitespace"``,
     ``"control"``, ``"backslash"``, ``"non-ascii"``, ``"forbidden-character"``,
-    ``"bracket"``, ``"extra-hash"`` or ``"bare-percent"``.  ``position`` is the
-    index in the original input, ``char`` the character concerned (if one).
+    ``"bracket"``, ``"extra-hash"``, ``"bare-percent"`` or ``"bidi-formatting"``.
+    ``position`` is the index in the original input, ``char`` the character concerned (if one).
     """
 
     code: str
@@ -51,11 +51,16 @@ class Violation:
 _PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
 _AUTHORITY: Final = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//([^/?#]*)")
 _TRIPLET: Final = re.compile("%[0-9A-Fa-f]{2}")
+_BIDI: Final = re.compile(f"[{BIDI_FORMATTING}]")
 
 
 def _classify(ch: str) -> tuple[str, str]:
     """The violation code and a description of a forbidden character."""
     code = ord(ch)
+    if _BIDI.fullmatch(ch):
+        return "bidi-formatting", (
+            "bidi formatting characters are not allowed in an IRI (RFC 3987 §4.1)"
+        )
     if ch.isspace():
         return "whitespace", "white space is not allowed in a URI (§2, Appendix C)"
     if code < 0x20 or 0x7F <= code < 0xA0:
@@ -115,7 +120,13 @@ def _plain_run(grammar: Grammar) -> re.Pattern[str]:
     pattern = _PLAIN_RUNS.get(grammar.name)
     if pattern is None:
         # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4)
-        pattern = _PLAIN_RUNS[grammar.name] = re.compile(f"[{grammar.query_chars}]+")
+        # with bidi formatting characters left out of an IRI (RFC 3987 §4.1)
+        run = (
+            f"(?:(?![{BIDI_FORMATTING}])[{grammar.query_chars}])+"
+            if grammar.iri
+            else (f"[{grammar.query_chars}]+")
+        )
+        pattern = _PLAIN_RUNS[grammar.name] = re.compile(run)
     return pattern
 
 

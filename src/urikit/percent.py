@@ -18,7 +18,7 @@ from typing import Final
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from .errors import URIError
-from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, URI_GRAMMAR, Grammar
 
 __all__ = [
     "COMPONENTS",
@@ -142,7 +142,8 @@ def _encode_keeping_triplets(data: str, cls: str, encoding: str) -> str:
 def _encode_all(data: str, cls: str, iri: bool) -> str:
     if not iri or data.isascii():
         return quote_from_bytes(data.encode("utf-8", "surrogatepass"), _ascii_safe(cls))
-    pattern = re.compile(f"[^{cls}]+")
+    # RFC 3987 §4.1: bidi formatting characters are always encoded in an IRI
+    pattern = re.compile(f"(?:[^{cls}]|[{BIDI_FORMATTING}])+")
     return pattern.sub(
         lambda m: quote_from_bytes(m.group().encode("utf-8", "surrogatepass"), ""), data
     )

@@ -21,11 +21,13 @@ from .percent import percent_decode, percent_encode
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from .iri import IRI
     from .lenient import Violation
 
 __all__ = ["URI", "Repaired", "recompose"]
 
 _set: Final = object.__setattr__
+_new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -75,6 +77,13 @@ class _Reference:
     _m: re.Match[str]
     _grammar: ClassVar[Grammar] = URI_GRAMMAR
     _rule: ClassVar[str] = "URI-reference"
+    if TYPE_CHECKING:
+
+        @staticmethod
+        def _fullmatch(text: str) -> re.Match[str] | None: ...
+
+    else:
+        _fullmatch = URI_GRAMMAR.reference.fullmatch
 
     def __new__(cls, text: str | _Reference) -> Self:
         if type(text) is not str:
@@ -84,10 +93,10 @@ class _Reference:
                 text = str.__str__(text)
             else:
                 raise TypeError(f"{cls.__name__}() takes a str, not {type(text).__name__}")
-        m = cls._grammar.reference.fullmatch(text)
+        m = cls._fullmatch(text)
         if m is None:
             raise locate(text, cls._grammar, cls._rule)
-        self = object.__new__(cls)
+        self = _new(cls)
         _set(self, "_m", m)
         return self
 
@@ -358,7 +367,9 @@ class _Reference:
         """
         if authority is not None and (userinfo, host, port) != (None, None, None):
             raise ValueError("give either authority or userinfo/host/port, not both")
-        if isinstance(port, int) and not isinstance(port, bool):
+        if isinstance(port, bool):
+            raise TypeError("port must be a str of digits or an int, not bool")
+        if isinstance(port, int):
             if port < 0:
                 raise URIError(f"a port cannot be negative: {port}", rule="port")
             port = str(port)
@@ -382,22 +393,32 @@ class _Reference:
                 data["fragment"],
             )
             path = data["path"] or ""
+            if scheme is None and host is None and authority is None:
+                # §4.2: the first segment of a relative-path reference holds no ":"
+                first, sep, rest = path.partition("/")
+                path = first.replace(":", "%3A") + sep + rest
         if host is not None:
             authority = compose_authority(userinfo, host, port)
         _check_structure(scheme, authority, path)
         text = recompose(scheme, authority, path, query, fragment)
         result = cls(text)
-        given = {"scheme": scheme, "authority": authority, "path": path, "query": query}
-        given["fragment"] = fragment
+        given: dict[str, str | None] = {
+            "scheme": scheme,
+            "authority": authority,
+            "path": path,
+            "query": query,
+            "fragment": fragment,
+        }
         if host is not None:
             given.update(userinfo=userinfo, host=host, port=port)
         for name, value in given.items():
             if getattr(result, name) != value:
+                span = result.span(name)
                 raise URIError(
                     f"the {name} {value!r} would not survive recomposition: it holds a "
                     f"delimiter of another component; percent-encode it or pass encode=True",
                     text=text,
-                    position=result.span(name)[1] if result.span(name) else 0,
+                    position=span[1] if span else 0,
                     rule=name,
                 )
         return result
@@ -434,15 +455,26 @@ class _Reference:
         changed = {name: value for name, value in given.items() if value is not _KEEP}
         if encode:
             changed.update(_encode_data(changed, self._grammar.iri))
-        parts = {k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed}
+        parts: dict[str, Any] = {
+            k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed
+        }
         components = {k: getattr(self, k) for k in ("scheme", "path", "query", "fragment")}
         components.update(changed)
         if parts:
             if "authority" in changed:
                 raise ValueError("give either authority or userinfo/host/port, not both")
-            current = {"userinfo": self.userinfo, "host": self.host, "port": self.port}
+            current: dict[str, Any] = {
+                "userinfo": self.userinfo,
+                "host": self.host,
+                "port": self.port,
+            }
             current.update(parts)
-            if current != {"userinfo": None, "host": None, "port": None}:
+            if current["host"] is None and (current["userinfo"], current["port"]) != (None, None):
+                raise ValueError(
+                    "without a host there is no authority to hold a userinfo or port; "
+                    "remove them too, or pass authority=None"
+                )
+            if current["host"] is not None:
                 components.update(current)
         elif "authority" not in changed:
             components["authority"] = self.authority
@@ -639,7 +671,7 @@ class URI(_Reference):
 
     __slots__ = ()
 
-    def to_iri(self, *, idna: bool = False) -> Any:
+    def to_iri(self, *, idna: bool = False) -> IRI:
         """Convert to an IRI (RFC 3987 §3.2); see ``urikit.iri``."""
         from .iri import uri_to_iri
 

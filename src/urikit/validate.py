@@ -5,12 +5,23 @@ from __future__ import annotations
 import re
 
 from ._diagnose import locate
-from .grammar import RULES, Grammar
+from .errors import URIError
+from .grammar import BIDI_FORMATTING, RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
 #: The rule names :func:`is_valid` answers for.
 RULE_NAMES = frozenset(RULES)
+
+
+_BIDI = re.compile(f"[{BIDI_FORMATTING}]")
+
+
+def _bidi_formatting(text: str, grammar: Grammar) -> re.Match[str] | None:
+    """A bidi formatting character, which RFC 3987 §4.1 forbids in IRIs though ucschar has it."""
+    if not grammar.iri or text.isascii():
+        return None
+    return _BIDI.search(text)
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
@@ -40,8 +51,8 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     """
     if not isinstance(text, str):
         raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
-    _, pattern = _pattern_of(rule)
-    return pattern.fullmatch(text) is not None
+    grammar, pattern = _pattern_of(rule)
+    return pattern.fullmatch(text) is not None and _bidi_formatting(text, grammar) is None
 
 
 def check(text: str, rule: str = "URI-reference") -> None:
@@ -51,3 +62,11 @@ def check(text: str, rule: str = "URI-reference") -> None:
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
         raise locate(text, grammar, rule)
+    bidi = _bidi_formatting(text, grammar)
+    if bidi is not None:
+        raise URIError(
+            "bidi formatting characters are not allowed in an IRI (RFC 3987 §4.1)",
+            text=text,
+            position=bidi.start(),
+            rule="ucschar",
+        )
