@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import URIError
+from ..paths import segments
+from ..query import query_params
 from ..uri import URI
 from ..validate import RULE_NAMES, check
 from . import _stream
@@ -27,6 +30,13 @@ def describe(uri: URI, *, show_password: bool = False) -> dict[str, Any]:
     )
     if not show_password:
         record["input"] = shown.redacted()
+    try:
+        params = query_params(uri, errors="replace")
+    except URIError:  # over urikit.query.MAX_PARAMS or MAX_QUERY_LENGTH
+        record["query_params"] = None
+    else:
+        record["query_params"] = [[name, value] for name, value in params]
+    record["segments"] = segments(uri, errors="replace")
     return record
 
 
