@@ -203,7 +203,7 @@ def test_types() -> None:
         resolve(base, IRI("\u00fc"))  # not a URI
 
 
-# The open edge cases (docs/parts/resolve-deviations.md).
+# The open edge cases (docs/deviations.md).
 @pytest.mark.parametrize(
     ("base", "ref", "literal", "target"),
     [

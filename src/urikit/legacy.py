@@ -5,7 +5,7 @@ old content as it was meant; RFC 3986 §5.2 (``urikit.resolve``) is the
 default and is not touched by them.  Input is parsed by the strict RFC 3986
 (or RFC 3987) grammar; the results differ only in how paths are combined.
 Where a document's prose and its examples disagree, the examples win; each
-such choice is listed in ``docs/parts/resolve-deviations.md``.
+such choice is listed in ``docs/deviations.md``.
 """
 
 from __future__ import annotations

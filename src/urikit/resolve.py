@@ -5,7 +5,7 @@ as a string from the components of the base and the reference, and parsed once
 by the class of the base.
 
 The two cases the RFC leaves open are answered as
-``docs/parts/resolve-deviations.md`` records:
+``docs/deviations.md`` records:
 
 * a target with no authority whose path begins with "//" (base ``foo:/a``,
   reference ``..//b``) would recompose (§5.3) to text that reads back with an
