@@ -15,7 +15,8 @@ them lazily as :class:`Match` values.  A URI is recognised in three contexts
   so prose such as ``Note: this`` or ``3:4`` yields nothing; trailing
   ``.,;:!?'`` (and the markup emphasis ``*_~``) is excluded; parentheses and
   brackets that balance inside the URI are kept and an unbalanced closing one
-  ends it; a line break right after a hyphen is joined.
+  ends it.  A line break is never joined here: without delimiters nothing
+  says that the next line goes on with the URI.
 
 With ``suffix=True``, suffix references (RFC 3986 §4.5, ``www.w3.org/Addressing/``)
 are completed with ``default_scheme`` when they look like a host name: the
@@ -161,17 +162,23 @@ class _Extractor:
         self.default_scheme = default_scheme
         self.find = _FIND if default_scheme is None else _FIND_SUFFIX
 
-    def counts(self, scheme: str) -> bool:
-        """May an undelimited URI of ``scheme`` go without "//"?
+    def counts(self, scheme: str, rest: str) -> bool:
+        """May an undelimited URI of ``scheme``, followed by ``rest``, go without "//"?
 
         When the registry says the scheme's URIs require an authority (§3.2),
-        ``http:foo`` is not one of them.
+        ``http:foo`` is not one of them.  When the scheme's paths are always
+        rooted (an empty path means "/", as for ``file:``), the path must begin
+        with "/", so that ``file:line`` in prose is not one either.
         """
         name = scheme.lower()
         if name not in self.registry:
             return False
         known = self.registry.get(name) if isinstance(self.registry, SchemeRegistry) else None
-        return known is None or known.authority != "required"
+        if known is None:
+            return True
+        if known.authority == "required":
+            return False
+        return not known.empty_path_is_root or rest.startswith("/")
 
     def run(self) -> Iterator[Match]:
         text = self.text
@@ -226,7 +233,7 @@ class _Extractor:
         prefix = _URL_PREFIX.match(text, position)
         if prefix is not None:
             position = prefix.end()
-        pieces = _scan(text, position, balanced=False)
+        pieces = _scan(text, position, balanced=False, joins=True)
         end = pieces[-1][1]
         if end >= len(text) or text[end] != _OPEN_QUOTES[text[start]]:
             return None, start + 1
@@ -237,12 +244,13 @@ class _Extractor:
         """An undelimited URI: its scheme is registered or followed by "//"."""
         text = self.text
         scheme = text[start : after_colon - 1]
-        if not (text.startswith("//", after_colon) or self.counts(scheme)):
+        rest = text[after_colon : after_colon + 1]
+        if not (text.startswith("//", after_colon) or self.counts(scheme, rest)):
             if self.default_scheme is not None and _HOST_BOUNDARY.match(text, start):
                 match, position = self.bare_suffix(start)
                 return match, max(position, after_colon)
             return None, after_colon
-        pieces = _trim(text, _scan(text, start, balanced=True), _TRAILING)
+        pieces = _trim(text, _scan(text, start, balanced=True, joins=False), _TRAILING)
         match = self.complete(pieces, delimited=False)
         return match, max(pieces[-1][1] if pieces else 0, after_colon)
 
@@ -252,7 +260,7 @@ class _Extractor:
         dotted = _DOTTED.match(text, start)
         if dotted is None or not _is_host(dotted.group()):
             return None, dotted.end() if dotted is not None else start + 1
-        pieces = _trim(text, _scan(text, start, balanced=True), _TRAILING)
+        pieces = _trim(text, _scan(text, start, balanced=True, joins=False), _TRAILING)
         match = self.complete(pieces, delimited=False)
         return match, max(pieces[-1][1] if pieces else 0, dotted.end())
 
@@ -280,7 +288,7 @@ class _Extractor:
             # Inside delimiters the scheme must be whole in the first piece.
             if delimited and scheme.end() >= pieces[0][1] - pieces[0][0]:
                 return None
-            if not (delimited or rest.startswith("//") or self.counts(scheme.group(1))):
+            if not (delimited or rest.startswith("//") or self.counts(scheme.group(1), rest)):
                 return None
             parsed = _parse(candidate)
             host = None
@@ -335,11 +343,11 @@ def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Violation]] | None
     return repaired.uri, moved
 
 
-def _scan(text: str, start: int, *, balanced: bool) -> Pieces:
+def _scan(text: str, start: int, *, balanced: bool, joins: bool) -> Pieces:
     """The run of URI characters from ``start``, as pieces of the input.
 
-    A line break right after a hyphen continues the run (Appendix C); the
-    blanks around the break separate the pieces.  With ``balanced``, a ")" or
+    With ``joins``, a line break right after a hyphen continues the run
+    (Appendix C); the blanks around the break separate the pieces.  With ``balanced``, a ")" or
     "]" that closes nothing opened in the run ends it.
     """
     pieces: Pieces = []
@@ -364,7 +372,7 @@ def _scan(text: str, start: int, *, balanced: bool) -> Pieces:
                 position += 1
                 continue
             break
-        if position > piece and text[position - 1] == "-":
+        if joins and position > piece and text[position - 1] == "-":
             line_break = _HYPHEN_BREAK.match(text, position)
             if line_break is not None and _continues(text, line_break.end()):
                 pieces.append((piece, position))

@@ -73,14 +73,32 @@ def run(
 def run_json(items: Iterable[str], handle: Callable[[str], tuple[bool, dict[str, Any]]]) -> int:
     """As :func:`run`, with each record one line of JSON (JSON Lines)."""
 
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+
     def as_json(item: str) -> tuple[bool, str]:
         try:
             ok, record = handle(item)
         except ValueError as exc:
             ok, record = False, error_json(item, exc)
-        return ok, json.dumps(record, ensure_ascii=False)
+        return ok, json_line(record, encoding)
 
     return run(items, as_json)
+
+
+def json_line(record: dict[str, Any], encoding: str) -> str:
+    """``record`` as one line of JSON that stays valid JSON once written in ``encoding``.
+
+    Characters are written as they are when the output encoding can hold them
+    all; otherwise (a lone surrogate from an undecodable input byte, or an
+    output that is not UTF-8) the record is written with ``\\u`` escapes, so
+    that no character is replaced by something that is not JSON.
+    """
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return json.dumps(record)
+    return text
 
 
 def error_json(item: str, exc: ValueError) -> dict[str, Any]:
