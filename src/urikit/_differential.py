@@ -83,6 +83,12 @@ def read_urllib(text: str) -> Reading | None:
     return Reading(scheme, userinfo if at else None, host, port)
 
 
+#: The URL Standard's forbidden domain code points (§3.2 "host representation").
+_FORBIDDEN_DOMAIN: Final = frozenset(
+    " #/:<>?@[\\]^|" + "".join(map(chr, range(0x20))) + "\x7f"
+)
+
+
 def whatwg_authority(text: str) -> Reading | None:
     """The WHATWG URL Standard's reading of the scheme and authority, by its rules
     (§4.4 "basic URL parser"); a relative reference is read against a special base."""
@@ -114,6 +120,8 @@ def whatwg_authority(text: str) -> Reading | None:
         return None
     if host.startswith("[") and "%" in host:
         return None  # the URL Standard has no IPv6 zone IDs
+    if special and not host.startswith("[") and any(ch in _FORBIDDEN_DOMAIN for ch in host):
+        return None  # a "forbidden domain code point" fails the host parser
     return Reading(scheme, userinfo if at else None, host, port)
 
 

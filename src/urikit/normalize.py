@@ -196,57 +196,111 @@ def _ip_literal_syntax(host: str) -> str:
     return "[" + address.lower() + sep + zone + "]"
 
 
-_pattern_cache: tuple[SchemeRegistry, re.Pattern[str]] | None = None
+# --- the quick test: the common URL that is already normal ---------------------------
+
+# These patterns are sufficient tests for "nothing to rewrite" on text that is
+# parsed as well; they are not grammar rules.  Both match the start of a URL
+# with a lower-case scheme and, when there is an authority, a host with no
+# upper-case letter, IP literal or "%".  _PLAIN_START: no port and a path that
+# begins with "/", or no authority at all.  _PORT_START: any other authority,
+# with its port (group 2) if it has one without leading zeros.
+_SCHEME_START: Final = r"[a-z][a-z0-9+.\-]*"
+_AUTHORITY_START: Final = r"//(?:[^/?#@]*@)?[^A-Z\[:/?#%@]*"
+_PLAIN_START: Final = rf"{_SCHEME_START}:(?:{_AUTHORITY_START}/|(?!//))"
+_PORT_START: Final = re.compile(
+    rf"({_SCHEME_START}):{_AUTHORITY_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
+)
 
 
-def _normal_url_pattern(registry: SchemeRegistry) -> re.Pattern[str]:
-    """The pattern of :func:`_quick_normal_form`, for ``registry``.
+def _changing_triplet_pattern() -> re.Pattern[str]:
+    """A pattern that finds a triplet that §6.2.2.1 or §6.2.2.2 would rewrite."""
+    changing: dict[str, str] = {}
+    for pair, normal in _TRIPLETS.items():
+        if normal != "%" + pair:
+            changing[pair[0]] = changing.get(pair[0], "") + pair[1]
+    return re.compile("%(?:" + "|".join(f"{hi}[{lo}]" for hi, lo in changing.items()) + ")")
 
-    It matches the start of the common already-normal URL: a lower-case
-    scheme (group 1) without scheme-specific rules, "//", an authority with no
-    upper-case letter, port, IP literal or "%", then a path beginning with "/"
-    (group 2) or an empty path.  It is a sufficient test for "nothing to fold"
-    on text already parsed (or about to be), not a grammar rule.  Cached for
-    the last registry used.
+
+_CHANGING_TRIPLET: Final = _changing_triplet_pattern()
+# A complete "." or ".." segment (§3.3) of a path that begins with "/"; it may
+# also find one in the query or fragment, which only sends the text the long way.
+_DOT_SEGMENT: Final = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+class _QuickTest:
+    """What the quick test knows of one registry, computed once.
+
+    ``plain`` is :data:`_PLAIN_START` for the schemes without case rules of
+    their own; ``facts`` maps each such scheme to its default port and whether
+    its empty path is "/" (§6.2.3), and each of the others to ``None``.
     """
-    global _pattern_cache
-    cache = _pattern_cache
-    if cache is not None and cache[0] is registry:
-        return cache[1]
-    special = sorted(
-        re.escape(name)
-        for name, spec in registry.items()
-        if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
-    )
-    exclude = f"(?!(?:{'|'.join(special)}):)" if special else ""
-    pattern = re.compile(rf"{exclude}([a-z][a-z0-9+.\-]*)://[^A-Z\[:/?#%]*(?:(/)|(?=[?#]|\Z))")
-    _pattern_cache = (registry, pattern)
-    return pattern
+
+    __slots__ = ("facts", "plain", "registry")
+
+    def __init__(self, registry: SchemeRegistry) -> None:
+        special = [
+            name
+            for name, spec in registry.items()
+            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
+        ]
+        self.registry = registry
+        self.facts: dict[str, tuple[int | None, bool] | None] = {
+            name: (spec.default_port, spec.empty_path_is_root) for name, spec in registry.items()
+        }
+        self.facts.update(dict.fromkeys(special))
+        alternatives = "|".join(re.escape(name) for name in sorted(special))
+        exclude = f"(?!(?:{alternatives}):)" if special else ""
+        self.plain = re.compile(exclude + _PLAIN_START)
+
+    def normal_form(self, text: str, rank: int) -> str | None:
+        """The normal form of ``text`` at ``rank``, or ``None`` when unsure.
+
+        ``text`` itself when it is already normal: no triplet to rewrite, no
+        dot-segment, and a start that needs nothing.  With "/" after the
+        authority when only its empty path needs one (§6.2.3).  The full path
+        is the oracle: tests check that both agree.
+        """
+        if "%" in text and _CHANGING_TRIPLET.search(text):
+            return None
+        if "/." in text and _DOT_SEGMENT.search(text):
+            return None
+        if self.plain.match(text):
+            return text
+        start = _PORT_START.match(text)
+        if start is None:
+            return None
+        facts = self.facts.get(start[1], _UNREGISTERED)
+        if facts is None:
+            return None
+        if rank == 1:
+            return text
+        port = start[2]
+        if port is not None and int(port) == facts[0]:
+            return None
+        end = start.end()
+        if not facts[1] or text[end : end + 1] == "/":
+            return text
+        return text[:end] + "/" + text[end:]
+
+
+_UNREGISTERED: Final = (None, False)
+_DEFAULT_QUICK_TEST: Final = _QuickTest(DEFAULT_REGISTRY)
+_quick_test_cache: _QuickTest = _DEFAULT_QUICK_TEST
+
+
+def _quick_test(registry: SchemeRegistry) -> _QuickTest:
+    """The quick test for ``registry``, built once for the registry last used."""
+    global _quick_test_cache
+    if registry is DEFAULT_REGISTRY:
+        return _DEFAULT_QUICK_TEST
+    if _quick_test_cache.registry is not registry:
+        _quick_test_cache = _QuickTest(registry)
+    return _quick_test_cache
 
 
 def _quick_normal_form(text: str, rank: int, registry: SchemeRegistry) -> str | None:
-    """The normal form of the common URL, found without taking it apart, or
-    ``None`` when the quick test is unsure.
-
-    ``text`` itself when it is already normal: no "%", no "/." (so no
-    dot-segment), and the start matched by :func:`_normal_url_pattern`.  With
-    "/" after the authority when only its empty path needs one (§6.2.3).
-    The full path is the oracle: tests check that both give the same result.
-    """
-    if "%" in text or "/." in text:
-        return None
-    cache = _pattern_cache
-    pattern = cache[1] if cache is not None and cache[0] is registry else None
-    quick = (pattern or _normal_url_pattern(registry)).match(text)
-    if quick is None:
-        return None
-    if rank == 1 or quick.start(2) >= 0:
-        return text
-    spec = registry.get(quick.group(1))
-    if spec is None or not spec.empty_path_is_root:
-        return text
-    end = quick.end()
-    return text[:end] + "/" + text[end:]
+    """:meth:`_QuickTest.normal_form` for ``registry``."""
+    return _quick_test(registry).normal_form(text, rank)
 
 
 # --- §6.2.3: IPv6 text and the registry's special rules --------------------------

@@ -64,9 +64,38 @@ def _pieces(text: str) -> list[tuple[int, int, str | None]]:
     return pieces
 
 
+def _codes(text: str) -> str:
+    return "".join(f"<U+{ord(ch):04X}>" for ch in text)
+
+
+class _Shown:
+    """Slices of one input as shown: :func:`printable`, and also as ``<U+XXXX>``
+    the white space at either end of the input (so that the line that starts a
+    record never starts with a space, which would make it read as a continuation
+    line, and trailing spaces can be seen) and the line and paragraph separators
+    (which some readers take for line ends).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lead = len(text) - len(text.lstrip())
+        self.trail = len(text.rstrip())
+
+    def __call__(self, start: int, end: int) -> str:
+        middle_start = min(max(start, self.lead), end)
+        middle_end = max(min(end, self.trail), middle_start)
+        text = self.text
+        middle = printable(text[middle_start:middle_end]).translate(_SEPARATORS)
+        return _codes(text[start:middle_start]) + middle + _codes(text[middle_end:end])
+
+
+_SEPARATORS: Final = {0x2028: "<U+2028>", 0x2029: "<U+2029>"}
+
+
 def render(text: str, findings: list[Finding], *, color: bool) -> str:
     """The input for display: coloured by component, passwords masked, invisibles shown."""
     masked = sorted(f.span for f in findings if f.code == "password")
+    shown = _Shown(text)
     out: list[str] = []
     for start, end, name in _pieces(text):
         style = STYLES.get(name or "")
@@ -74,9 +103,9 @@ def render(text: str, findings: list[Finding], *, color: bool) -> str:
         chunk: list[str] = []
         for m_start, m_end in masked:
             if m_start >= start and m_end <= end:
-                chunk.append(printable(text[at:m_start]) + _MASK)
+                chunk.append(shown(at, m_start) + _MASK)
                 at = m_end
-        chunk.append(printable(text[at:end]))
+        chunk.append(shown(at, end))
         out.append(paint("".join(chunk), style, color))
     return "".join(out)
 

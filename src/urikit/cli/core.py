@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import Any
 
 from ..errors import URIError
@@ -77,6 +78,13 @@ def _validate(args: argparse.Namespace) -> int:
     return _stream.run_json(items, one_json) if args.json else _stream.run(items, one)
 
 
+class _RuleListFormatter(argparse.HelpFormatter):
+    """Help that keeps rule names such as ``path-abempty`` whole when wrapping."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def register(subparsers: Any) -> None:
     parse = subparsers.add_parser(
         "parse",
@@ -95,6 +103,7 @@ def register(subparsers: Any) -> None:
 
     validate = subparsers.add_parser(
         "validate",
+        formatter_class=_RuleListFormatter,
         help="check inputs against an ABNF rule",
         description="Check each input against an ABNF rule of RFC 3986 Appendix A (or RFC "
         "3987 for IRI rules). Invalid inputs are shown with a caret under the first character "
@@ -107,8 +116,7 @@ def register(subparsers: Any) -> None:
         default="URI-reference",
         choices=sorted(RULE_NAMES),
         metavar="RULE",
-        help="the ABNF rule (default URI-reference); e.g. URI, absolute-URI, relative-ref, "
-        "host, IPv6address, IRI",
+        help="the ABNF rule (default URI-reference), one of: %(choices)s",
     )
     validate.add_argument("--json", action="store_true", help="one JSON object per input line")
     validate.set_defaults(run=_validate)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -48,6 +47,7 @@ def _documents(paths: list[str]) -> Iterator[tuple[str, str | None]]:
 def _extract(args: argparse.Namespace) -> int:
     _stream._prepare_stdout()
     out = sys.stdout
+    encoding = getattr(out, "encoding", None) or "utf-8"
     failed = False
     for name, text in _documents(args.file):
         if text is None:
@@ -63,7 +63,7 @@ def _extract(args: argparse.Namespace) -> int:
                     "text": match.text,
                     "violations": _violations(match.violations),
                 }
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out.write(_stream.json_line(record, encoding) + "\n")
             else:
                 out.write(str(match.uri) + "\n")
     out.flush()
@@ -101,11 +101,12 @@ def _links(args: argparse.Namespace) -> int:
 
     _stream._prepare_stdout()
     out = sys.stdout
+    encoding = getattr(out, "encoding", None) or "utf-8"
     failed = False
     for link in found:
         failed = failed or link.uri is None
         if args.json:
-            out.write(json.dumps(_link_json(link), ensure_ascii=False) + "\n")
+            out.write(_stream.json_line(_link_json(link), encoding) + "\n")
         elif link.error is not None:
             out.write(_stream.error_text(link.raw, link.error) + "\n")
         else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -104,17 +103,21 @@ def _compare(args: argparse.Namespace) -> int:
     except ValueError as exc:
         item = args.a if not _valid(parse, args.a) else args.b
         if args.json:
-            print(json.dumps(_stream.error_json(item, exc), ensure_ascii=False))
+            print(_stream.json_line(_stream.error_json(item, exc), _encoding()))
         else:
             print(_stream.error_text(item, exc))
         return 1
     if args.json:
         record = {"a": args.a, "b": args.b, "equivalent": rung is not None, "rung": rung}
-        print(json.dumps(record, ensure_ascii=False))
+        print(_stream.json_line(record, _encoding()))
     else:
         print("different" if rung is None else rung)
     sys.stdout.flush()
     return 0 if rung is not None else 1
+
+
+def _encoding() -> str:
+    return getattr(sys.stdout, "encoding", None) or "utf-8"
 
 
 def _valid(parse: Callable[[str], Any], text: str) -> bool:

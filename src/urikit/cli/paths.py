@@ -43,7 +43,9 @@ def _to_path(args: argparse.Namespace) -> int:
         return _stream.run_json(
             items, lambda text: (True, {"input": text, "ok": True, "path": one(text)})
         )
-    return _stream.run(items, lambda text: (True, one(text)))
+    # A path may hold any character that a percent-encoding decodes to, a line
+    # end among them: written raw, it would split its record in two.
+    return _stream.run(items, lambda text: (True, _stream.printable(one(text))))
 
 
 _FLAVOR_HELP = "posix or windows (default: the current operating system)"
@@ -71,8 +73,9 @@ def register(subparsers: Any) -> None:
         description="Read each file: URI as a local path (RFC 8089, with the forms of its "
         "Appendix E: file:/x, file://localhost/x, drive letters C: and C|, UNC as "
         "file://server/share or file:////server/share). A remote host is a UNC server for "
-        "Windows and an error for POSIX. One output line per input line; exits 1 if any "
-        "failed.",
+        "Windows and an error for POSIX. One output line per input line, with a non-"
+        "printable character of the path (such as a newline from %0A) written as a Python "
+        "escape (\\n); --json gives the path exactly. Exits 1 if any failed.",
     )
     to_parser.add_argument("uri", nargs="*", help="file: URIs (default: one per line on stdin)")
     to_parser.add_argument(
