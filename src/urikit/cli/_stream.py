@@ -31,7 +31,7 @@ def inputs(values: Iterable[str] | None, stream: TextIO | None = None) -> Iterat
     if stream is None:
         stream = sys.stdin
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="surrogateescape", newline="\n")
+            stream.reconfigure(encoding="utf-8", errors="surrogateescape", newline="\n")
     for line in stream:
         if line.endswith("\n"):
             line = line[:-1]
