@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -195,3 +196,23 @@ def test_encoded_data_builds_a_uri(data: str) -> None:
     path, query = "/" + encode(data, "segment"), encode(data, "query")
     u = URI.build(scheme="s", host="h", path=path, query=query)
     assert u.decode("query", errors="surrogatepass") == data
+
+
+def test_bytes_are_octets_even_for_an_iri() -> None:
+    # RFC 3986 §2.1: an octet is written as its triplet; byte E9 is not the character "é"
+    assert encode(b"caf\xe9", "path", encoded=True, iri=True) == "caf%E9"
+    assert encode(b"caf\xe9", "path", iri=True) == "caf%E9"
+
+
+def test_bidi_formatting_is_encoded_in_an_iri_when_the_input_is_already_encoded() -> None:
+    # RFC 3987 §4.1
+    assert encode("a\u202eb%41", "path", iri=True, encoded=True) == "a%E2%80%AEb%41"
+
+
+@pytest.mark.parametrize("function", [encode, form_encode])
+def test_a_lone_surrogate_is_refused(function: Callable[[str], str]) -> None:
+    # RFC 3986 §2.5: text is encoded as UTF-8, which has no form for a lone surrogate,
+    # so it is refused rather than written as octets that are not UTF-8
+    with pytest.raises(URIError) as error:
+        function("ab\ud800")
+    assert error.value.position == 2

@@ -447,3 +447,12 @@ def test_replace_each_component_keeps_the_others(
         for other in NAMES:
             if other != name:
                 assert getattr(v, other) == getattr(u, other)
+
+
+def test_a_port_too_long_for_a_number_is_a_uri_error() -> None:
+    # §3.2.3: port = *DIGIT has no bound, but no port number has thousands of digits
+    uri = URI("http://a:" + "1" * 5000 + "/")
+    with pytest.raises(URIError) as error:
+        _ = uri.port_number
+    assert error.value.rule == "port" and error.value.position == 9
+    assert URI("http://a:0080/").port_number == 80

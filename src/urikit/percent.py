@@ -18,7 +18,7 @@ from typing import Final
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from .errors import URIError
-from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
 
 __all__ = [
     "COMPONENTS",
@@ -58,9 +58,19 @@ def _ascii_safe(cls: str) -> str:
 
 
 @cache
-def _unsafe_run(cls: str) -> re.Pattern[str]:
-    """A pct-encoded triplet, a lone "%", or a run of other characters outside ``cls``."""
-    return re.compile(f"%[0-9A-Fa-f]{{2}}|%|[^{cls}%]+")
+def _unsafe_run(cls: str, iri: bool) -> re.Pattern[str]:
+    """A pct-encoded triplet, a lone "%", or a run of other characters outside ``cls``.
+
+    In an IRI the bidi formatting characters count as outside (RFC 3987 §4.1).
+    """
+    bidi = f"|[{BIDI_FORMATTING}]" if iri else ""
+    return re.compile(f"{PCT_ENCODED}|%|(?:[^{cls}%]{bidi})+")
+
+
+@cache
+def _outside(cls: str) -> re.Pattern[str]:
+    """Runs of characters an IRI component must encode: outside ``cls``, or bidi formatting."""
+    return re.compile(f"(?:[^{cls}]|[{BIDI_FORMATTING}])+")
 
 
 #: With ``safe``, a component may keep the characters its enclosing component
@@ -68,7 +78,7 @@ def _unsafe_run(cls: str) -> re.Pattern[str]:
 _ENCLOSING: Final = {"segment": "path", "segment-nz-nc": "path"}
 
 
-_PCT_TRIPLET: Final = re.compile("%[0-9A-Fa-f]{2}")
+_PCT_TRIPLET: Final = re.compile(PCT_ENCODED)
 _BAD_PERCENT: Final = re.compile("%(?![0-9A-Fa-f]{2})")
 
 
@@ -104,7 +114,11 @@ def percent_encode(
     >>> percent_encode("100%25 sure", "query", encoded=True)
     '100%25%20sure'
     """
-    classes = _IRI_COMPONENTS if iri else COMPONENTS
+    is_bytes = isinstance(data, (bytes, bytearray, memoryview))
+    if not is_bytes and not isinstance(data, str):
+        raise TypeError(f"percent_encode() takes str or bytes, not {type(data).__name__}")
+    # octets are never kept as characters, so bytes use the URI classes (§2.1)
+    classes = _IRI_COMPONENTS if iri and not is_bytes else COMPONENTS
     try:
         cls = classes[component]
     except KeyError:
@@ -114,39 +128,46 @@ def percent_encode(
     if safe:
         allowed = _ascii_safe(classes[_ENCLOSING.get(component, component)])
         cls = cls + "".join(re.escape(ch) for ch in safe if ch in allowed)
-    if isinstance(data, (bytes, bytearray, memoryview)):
+    if not isinstance(data, str):
         raw = bytes(data)
         if encoded:
             # each character stands for one octet (latin-1), and is encoded as that octet
-            return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1")
+            return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1", False)
         return quote_from_bytes(raw, _ascii_safe(cls))
-    if not isinstance(data, str):
-        raise TypeError(f"percent_encode() takes str or bytes, not {type(data).__name__}")
+    if not data.isascii():
+        _utf8(data)
     if encoded:
-        return _encode_keeping_triplets(data, cls, "utf-8")
+        return _encode_keeping_triplets(data, cls, "utf-8", iri)
     return _encode_all(data, cls, iri)
 
 
-def _encode_keeping_triplets(data: str, cls: str, encoding: str) -> str:
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8 (§2.5); a lone surrogate has no UTF-8 form and is a URIError."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise URIError(
+            "a lone surrogate has no UTF-8 encoding (RFC 3629, RFC 3986 §2.5)",
+            text=text, position=exc.start, rule="pct-encoded",
+        ) from None
+
+
+def _encode_keeping_triplets(data: str, cls: str, encoding: str, iri: bool) -> str:
     """Encode what is outside ``cls``, keeping each valid triplet (upper-cased, §6.2.2.1)."""
 
     def encode_run(match: re.Match[str]) -> str:
         run = match.group()
         if len(run) == 3 and _PCT_TRIPLET.fullmatch(run):
             return run.upper()
-        return quote_from_bytes(run.encode(encoding, "surrogatepass"), "")
+        return quote_from_bytes(run.encode(encoding), "")
 
-    return _unsafe_run(cls).sub(encode_run, data)
+    return _unsafe_run(cls, iri).sub(encode_run, data)
 
 
 def _encode_all(data: str, cls: str, iri: bool) -> str:
     if not iri or data.isascii():
-        return quote_from_bytes(data.encode("utf-8", "surrogatepass"), _ascii_safe(cls))
-    # RFC 3987 §4.1: bidi formatting characters are always encoded in an IRI
-    pattern = re.compile(f"(?:[^{cls}]|[{BIDI_FORMATTING}])+")
-    return pattern.sub(
-        lambda m: quote_from_bytes(m.group().encode("utf-8", "surrogatepass"), ""), data
-    )
+        return quote_from_bytes(data.encode("utf-8"), _ascii_safe(cls))
+    return _outside(cls).sub(lambda m: quote_from_bytes(m.group().encode("utf-8"), ""), data)
 
 
 def check_percent(text: str, rule: str = "pct-encoded") -> None:
@@ -218,7 +239,12 @@ def form_encode(data: str | bytes, *, encoding: str = "utf-8") -> str:
     >>> form_encode("a b&c=d+e")
     'a+b%26c%3Dd%2Be'
     """
-    raw = data if isinstance(data, bytes) else data.encode(encoding, "surrogatepass")
+    if isinstance(data, bytes):
+        raw = data
+    else:
+        if not data.isascii():
+            _utf8(data)
+        raw = data.encode(encoding)
     return quote_from_bytes(raw, " " + _ascii_safe(COMPONENTS["unreserved"])).replace(" ", "+")
 
 

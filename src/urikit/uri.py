@@ -100,6 +100,22 @@ class _Reference:
         _set(self, "_m", m)
         return self
 
+    @classmethod
+    def _from_match(cls, m: re.Match[str]) -> Self:
+        """A reference from a full match of ``cls._fullmatch``, with no other check.
+
+        For the callers that already matched the text (resolution builds its
+        result text and matches it once).
+        """
+        self = _new(cls)
+        _set(self, "_m", m)
+        return self
+
+    @classmethod
+    def _coerce(cls, value: _Reference | str) -> _Reference:
+        """``value`` if it is already a URI or IRI, else ``cls(value)`` (which checks the type)."""
+        return value if isinstance(value, _Reference) else cls(value)
+
     # -- the value ------------------------------------------------------------
 
     def __str__(self) -> str:
@@ -190,7 +206,15 @@ class _Reference:
     def port_number(self) -> int | None:
         """The port as a number, or ``None`` when it is absent or empty (§3.2.3)."""
         port = self._m.group(5)
-        return int(port) if port else None
+        if not port:
+            return None
+        digits = port.lstrip("0")
+        if len(digits) > 20:  # far beyond any port; int() refuses very long digit strings
+            raise URIError(
+                f"a port of {len(port)} digits has no number", text=self._m.string,
+                position=self._m.start(5), rule="port",
+            )
+        return int(digits or "0")
 
     def span(self, component: str) -> tuple[int, int] | None:
         """Where ``component`` stands in the text, or ``None`` when it is undefined."""
