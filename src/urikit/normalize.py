@@ -22,7 +22,6 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, overload
 
-from .errors import URIError
 from .grammar import UNRESERVED
 from .iri import IRI
 from .protocol_steps import (
@@ -150,7 +149,8 @@ def _at_level(
         return scheme, userinfo, host, port, path, query, fragment
 
     # §6.2.3 scheme-based normalization, from the registry's data.
-    spec = None if scheme is None else registry.get(scheme)
+    tables = _tables(registry)
+    spec = None if scheme is None else tables.schemes.get(scheme)
     if host is not None:
         if port is not None:
             # §3.2.3: an empty port, or the scheme's default, is omitted; the port
@@ -168,7 +168,7 @@ def _at_level(
         if path == "" and spec is not None and spec.empty_path_is_root:
             path = "/"
     components = scheme, userinfo, host, port, path, query, fragment
-    if spec is not None and (spec.special_rules or spec.case_insensitive not in _HOST_ONLY):
+    if spec is not None and scheme in tables.special:
         p = Parts(components, iri)
         for component in spec.case_insensitive:
             value = getattr(p, component)
@@ -196,19 +196,21 @@ def _ip_literal_syntax(host: str) -> str:
     return "[" + address.lower() + sep + zone + "]"
 
 
-# --- the quick test: the common URL that is already normal ---------------------------
+# --- what normalize precomputes from a registry ---------------------------------------
 
 # These patterns are sufficient tests for "nothing to rewrite" on text that is
-# parsed as well; they are not grammar rules.  Both match the start of a URL
-# with a lower-case scheme and, when there is an authority, a host with no
-# upper-case letter, IP literal or "%".  _PLAIN_START: no port and a path that
-# begins with "/", or no authority at all.  _PORT_START: any other authority,
-# with its port (group 2) if it has one without leading zeros.
-_SCHEME_START: Final = r"[a-z][a-z0-9+.\-]*"
-_AUTHORITY_START: Final = r"//(?:[^/?#@]*@)?[^A-Z\[:/?#%@]*"
-_PLAIN_START: Final = rf"{_SCHEME_START}:(?:{_AUTHORITY_START}/|(?!//))"
-_PORT_START: Final = re.compile(
-    rf"({_SCHEME_START}):{_AUTHORITY_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
+# parsed as well; they are not grammar rules.  Each matches the start of a URL
+# with a lower-case scheme (group 1) and, when there is an authority, a host
+# with no upper-case letter, IP literal or "%".  _PLAIN_START, the common case,
+# tried first: no userinfo and no port, and group 2 matches when the path is
+# empty; or no authority at all.  _AUTHORITY_START: any authority like that,
+# with its port (group 2) if it has one without leading zeros; the path
+# follows at ``end()``.
+_SCHEME_START: Final = r"([a-z][a-z0-9+.\-]*):"
+_HOST_START: Final = r"[^A-Z\[:/?#%@]*"
+_PLAIN_START: Final = rf"{_SCHEME_START}(?://{_HOST_START}(?:/|()(?=[?#]|\Z))|(?!//))"
+_AUTHORITY_START: Final = re.compile(
+    rf"{_SCHEME_START}//(?:[^/?#@]*@)?{_HOST_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
 )
 
 
@@ -227,33 +229,32 @@ _CHANGING_TRIPLET: Final = _changing_triplet_pattern()
 _DOT_SEGMENT: Final = re.compile(r"/\.\.?(?=[/?#]|\Z)")
 
 
-class _QuickTest:
-    """What the quick test knows of one registry, computed once.
+class _Tables:
+    """What normalization needs of one registry, computed once.
 
-    ``plain`` is :data:`_PLAIN_START` for the schemes without case rules of
-    their own; ``facts`` maps each such scheme to its default port and whether
-    its empty path is "/" (§6.2.3), and each of the others to ``None``.
+    ``schemes`` maps each lower-case name to its :class:`Scheme`; ``special``
+    holds the names of the schemes with case rules of their own, which only
+    the full path applies; ``plain`` matches :data:`_PLAIN_START` for every
+    other scheme.
     """
 
-    __slots__ = ("facts", "plain", "registry")
+    __slots__ = ("plain", "registry", "schemes", "special")
 
     def __init__(self, registry: SchemeRegistry) -> None:
-        special = [
-            name
-            for name, spec in registry.items()
-            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
-        ]
         self.registry = registry
-        self.facts: dict[str, tuple[int | None, bool] | None] = {
-            name: (spec.default_port, spec.empty_path_is_root) for name, spec in registry.items()
-        }
-        self.facts.update(dict.fromkeys(special))
-        alternatives = "|".join(re.escape(name) for name in sorted(special))
-        exclude = f"(?!(?:{alternatives}):)" if special else ""
-        self.plain = re.compile(exclude + _PLAIN_START)
+        self.schemes: dict[str, Scheme] = dict(registry.items())
+        self.special = frozenset(
+            name
+            for name, spec in self.schemes.items()
+            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
+        )
+        names = "|".join(re.escape(name) for name in sorted(self.special))
+        exclude = f"(?!(?:{names}):)" if names else ""
+        self.plain: Callable[[str], re.Match[str] | None] = re.compile(exclude + _PLAIN_START).match
 
-    def normal_form(self, text: str, rank: int) -> str | None:
-        """The normal form of ``text`` at ``rank``, or ``None`` when unsure.
+    def quick_normal_form(self, text: str, rank: int) -> str | None:
+        """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
+        it apart, or ``None`` when this quick test is unsure.
 
         ``text`` itself when it is already normal: no triplet to rewrite, no
         dot-segment, and a start that needs nothing.  With "/" after the
@@ -264,43 +265,47 @@ class _QuickTest:
             return None
         if "/." in text and _DOT_SEGMENT.search(text):
             return None
-        if self.plain.match(text):
-            return text
-        start = _PORT_START.match(text)
-        if start is None:
-            return None
-        facts = self.facts.get(start[1], _UNREGISTERED)
-        if facts is None:
-            return None
-        if rank == 1:
-            return text
-        port = start[2]
-        if port is not None and int(port) == facts[0]:
-            return None
+        start = self.plain(text)
+        if start is not None:
+            if start.lastindex == 1 or rank == 1:
+                return text
+        else:
+            start = _AUTHORITY_START.match(text)
+            if start is None or start[1] in self.special:
+                return None
+            if rank == 1:
+                return text
+            port = start[2]
+            if port is not None:
+                spec = self.schemes.get(start[1])
+                if spec is not None and int(port) == spec.default_port:
+                    return None
+        return self.with_root_path(text, start)
+
+    def with_root_path(self, text: str, start: re.Match[str]) -> str:
+        """``text`` with "/" for the empty path after the authority that
+        ``start`` matched, where its scheme says so (§6.2.3)."""
         end = start.end()
-        if not facts[1] or text[end : end + 1] == "/":
+        if text[end : end + 1] == "/":
+            return text
+        spec = self.schemes.get(start[1])
+        if spec is None or not spec.empty_path_is_root:
             return text
         return text[:end] + "/" + text[end:]
 
 
-_UNREGISTERED: Final = (None, False)
-_DEFAULT_QUICK_TEST: Final = _QuickTest(DEFAULT_REGISTRY)
-_quick_test_cache: _QuickTest = _DEFAULT_QUICK_TEST
+_DEFAULT_TABLES: Final = _Tables(DEFAULT_REGISTRY)
+_tables_cache: _Tables = _DEFAULT_TABLES
 
 
-def _quick_test(registry: SchemeRegistry) -> _QuickTest:
-    """The quick test for ``registry``, built once for the registry last used."""
-    global _quick_test_cache
+def _tables(registry: SchemeRegistry) -> _Tables:
+    """The tables of ``registry``, computed once for the registry last used."""
+    global _tables_cache
     if registry is DEFAULT_REGISTRY:
-        return _DEFAULT_QUICK_TEST
-    if _quick_test_cache.registry is not registry:
-        _quick_test_cache = _QuickTest(registry)
-    return _quick_test_cache
-
-
-def _quick_normal_form(text: str, rank: int, registry: SchemeRegistry) -> str | None:
-    """:meth:`_QuickTest.normal_form` for ``registry``."""
-    return _quick_test(registry).normal_form(text, rank)
+        return _DEFAULT_TABLES
+    if _tables_cache.registry is not registry:
+        _tables_cache = _Tables(registry)
+    return _tables_cache
 
 
 # --- §6.2.3: IPv6 text and the registry's special rules --------------------------
@@ -354,6 +359,10 @@ _SPECIAL_RULES: Final[dict[str, Callable[[Parts, Scheme], None]]] = {
 
 # --- the entry point ------------------------------------------------------------------
 
+# The parse that URI(text) makes, and the URI made from its match.
+_match_uri: Final = URI._fullmatch
+_uri_from_match: Final = URI._from_match
+
 
 @overload
 def normalize(
@@ -385,25 +394,35 @@ def normalize(
     >>> str(normalize("HTTP://Example.COM:80"))
     'http://example.com/'
     """
+    if type(uri) is str and level == "scheme" and not steps:
+        # The call that dominates real use: a string that is already normal
+        # costs one parse and the first, cheapest case of the quick test.
+        tables = _DEFAULT_TABLES if registry is DEFAULT_REGISTRY else _tables(registry)
+        if "%" not in uri and "/." not in uri:
+            start = tables.plain(uri)
+            if start is not None:
+                m = _match_uri(uri if start.lastindex == 1 else tables.with_root_path(uri, start))
+                if m is not None:
+                    return _uri_from_match(m)
     rank = 2 if level == "scheme" else _RANK.get(level)
     if rank is None:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    tables = _DEFAULT_TABLES if registry is DEFAULT_REGISTRY else _tables(registry)
     if type(uri) is str:
         if rank and not steps:
-            quick = _quick_normal_form(uri, rank, registry)
-            if quick is uri:
-                return URI(uri)
+            quick = tables.quick_normal_form(uri, rank)
             if quick is not None:
-                try:
-                    return URI(quick)
-                except URIError:
-                    pass  # the input is invalid too: parsing it reports where
+                # When the text does not match, the input is invalid too:
+                # parsing it below reports where.
+                m = _match_uri(quick)
+                if m is not None:
+                    return _uri_from_match(m)
         ref: _Reference = URI(uri)
     else:
         ref = uri if isinstance(uri, _Reference) else URI(uri)
         if rank and not steps:
             text = ref._m.string
-            quick = _quick_normal_form(text, rank, registry)
+            quick = tables.quick_normal_form(text, rank)
             if quick is not None:
                 return ref if quick is text else type(ref)(quick)
     result: type[_Reference] = type(ref)
@@ -426,4 +445,5 @@ def normalize(
     text = _recompose(components)
     if text == ref._m.string and result is type(ref):
         return ref
-    return result(text)
+    m = result._fullmatch(text)
+    return result(text) if m is None else result._from_match(m)
