@@ -24,7 +24,9 @@ one that reads URIs from standard input must be given a variant here.
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
+import importlib
 import json
 import os
 import subprocess
@@ -36,6 +38,7 @@ from typing import Any
 import pytest
 
 from urikit import URI
+from urikit import cli as cli_package
 from urikit.cli import build_parser
 
 BASE = "http://a/b/c/d;p?q"  # RFC 3986 §5.4
@@ -174,6 +177,27 @@ def test_every_subcommand_is_checked_here() -> None:
     streaming = {name for name, parser in commands.items() if streams_uris(parser)}
     assert streaming == {argv[0] for argv, _, _ in VARIANTS}
     assert set(commands) == streaming | OTHER_COMMANDS
+
+
+def test_commands_use_only_the_public_api() -> None:
+    """A command module imports from urikit only what a public module exports (``__all__``)."""
+    for path in Path(cli_package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names if alias.name.startswith("urikit")]
+                assert not any("._" in name for name in names), (path.name, names)
+            if not isinstance(node, ast.ImportFrom) or node.module is None:
+                continue
+            if node.level == 2:
+                module_name = "urikit." + node.module
+            elif node.level == 0 and node.module.startswith("urikit."):
+                module_name = node.module
+            else:
+                continue  # the standard library, or the command's own helpers (cli._stream)
+            assert "._" not in module_name, (path.name, module_name)
+            exported = importlib.import_module(module_name).__all__
+            for alias in node.names:
+                assert alias.name in exported, (path.name, module_name, alias.name)
 
 
 # --- one JSON record per input line --------------------------------------------------------

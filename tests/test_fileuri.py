@@ -154,6 +154,7 @@ def test_from_path_str_is_the_current_os() -> None:
         (PureWindowsPath("\\\\?\\C:\\x"), "drive"),
         (PureWindowsPath("\\\\.\\COM1"), "drive"),
         (PureWindowsPath("C:\\\ud800"), "surrogate"),
+        (PureWindowsPath("\\\\srv\udcff\\share\\x"), "surrogate"),  # in the UNC server
     ],
 )
 def test_from_path_refuses(path: PurePath, message: str) -> None:

@@ -96,6 +96,13 @@ def test_4_2_ascii_and_ltr_iris_have_no_violations() -> None:
     assert bidi_violations(IRI("http://[::1]/")) == []
 
 
+def test_a_reference_is_a_uri_an_iri_or_a_str() -> None:
+    with pytest.raises(TypeError):
+        bidi_violations(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        check_bidi(b"http://a/")  # type: ignore[arg-type]
+
+
 def test_4_1_find_bidi_formatting() -> None:
     assert find_bidi_formatting("http://a/") is None
     assert find_bidi_formatting("http://a/\u00e9") is None

@@ -15,6 +15,8 @@ from urikit.query import (
     add_query_param,
     decode_query,
     encode_param,
+    query_param,
+    query_param_all,
     query_params,
     remove_query_param,
     set_query_param,
@@ -137,6 +139,18 @@ def test_invalid_utf8_is_an_error_unless_asked_otherwise() -> None:
     assert info.value.position == 8
     assert query_params(uri, errors="replace") == [("name", "caf\ufffd")]
     assert query_params(uri, errors="surrogateescape") == [("name", "caf\udce9")]
+
+
+def test_lookup_with_invalid_utf8_in_another_parameter_works() -> None:
+    uri = URI("http://h/?a=%FF&b=1&b&b=%FE")
+    assert uri.query_param("b") == "1"
+    assert uri.has_query_param("b")
+    assert query_param_all(uri, "b", errors="replace") == ["1", None, "\ufffd"]
+    assert query_param(uri, "c", "none") == "none"
+    with pytest.raises(URIError) as info:
+        uri.query_param_all("b")  # a value returned is still decoded strictly
+    assert info.value.rule == "query"
+    assert info.value.position == 14
 
 
 def test_editing_a_query_with_invalid_utf8_elsewhere_works() -> None:

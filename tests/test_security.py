@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +11,8 @@ from hypothesis import strategies as st
 
 from urikit import URI
 from urikit import _differential as differential
-from urikit._hosts import internal_reason, suspicious_labels
+from urikit._findings import merge_runs
+from urikit._hosts import internal_reason, suspicious_labels, uts46_changes
 from urikit._scripts import ascii_skeleton, script_of
 from urikit.security import Finding, Severity, audit, lenient_ipv4, printable
 
@@ -71,6 +73,22 @@ CLEAN = [
     "http://192.0.2.1/",
     "http://8.8.8.8/",
     "http://example.com/?redirect=https%3A%2F%2Fexample.org%2F",
+    "HTTP://EXAMPLE.COM/",  # case only: RFC 3986 §3.2.2, hosts are case-insensitive
+    "http://Example.Com:8080/Path",
+    "http://xn--e1afmkfd.xn--p1ai/",  # пример.рф as A-labels
+    "http://%C3%89T%C3%89.fr/",  # ÉTÉ: percent-encoded UTF-8 that only lower-cases
+    "http+unix://%2Fvar%2Frun%2Fdocker.sock/info",  # a socket path, not a name
+    "tcp://192.0.2.1:2375",  # a transport scheme: any service's port
+    "data:,A%20brief%20note",  # RFC 2397 §4
+    "data:text/plain;charset=iso-8859-7,%be%e3%be",  # RFC 2397 §4, but valid triplets
+    "data:application/octet-stream;base64,AAEC",
+    "data:application/octet-stream,%00%01%FF",
+    "data:text/plain,..%2F..%2Fetc",
+    "data:image/png;base64,iVBORw0KGgo=",
+    "data:application/json,%7B%7D",
+    "http://example.com/?next=javascript",
+    "javascripts:x",
+    "urn:javascript:alert",
 ]
 
 
@@ -198,6 +216,45 @@ ATTACKS = {
         "http://ex\u200bample.com/",
         "https://例え.jp/\u200d",
         "http://example.com/\ufeff",
+    ],
+    "active-content-scheme": [
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)",
+        "javascript:alert(document.cookie)//",
+        "vbscript:x",
+        "VBScript:MsgBox(1)",
+        "livescript:x",
+        " javascript:alert(1)",
+        "\x01javascript:alert(1)",
+        "java\tscript:alert(1)",
+        "java\nscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+        "data:TEXT/HTML;charset=utf-8,%3Cscript%3Ealert(1)%3C/script%3E",
+        "data:application/xhtml+xml,%3Chtml/%3E",
+        "data:image/svg+xml,%3Csvg%20onload=alert(1)%3E",
+        "data:image/svg+xml;base64,PHN2Zz4=",
+        "data:text/javascript,alert(1)",
+        "data:application/javascript;base64,YWxlcnQoMSk=",
+        "data:text/xml,%3Cx/%3E",
+        "blob:https://example.com/550e8400-e29b-41d4-a716-446655440000",
+        "filesystem:https://example.com/temporary/x.html",
+    ],
+    "obfuscated-host": [
+        "https://%65vil.com/",
+        "http://ex%41mple.com/",
+        "http://example%2Ecom/",
+        "http://127.0.0.%31/",
+        "http://example\u3002com/",
+        "http://example\uff0ecom/",
+        "http://example\uff61com/",
+        "http://\uff45\uff56\uff49\uff4c.com/",
+        "http://\uff25\uff36\uff29\uff2c.com/",
+        "http://%EF%BD%85vil.com/",  # a full-width "e", percent-encoded
+        "http://\ufb00oo.example/",  # the ligature "ff"
+        "http://a\u00adb.example/",  # a soft hyphen, which UTS #46 deletes
+        "http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1/",
+        "http://evil.com\u3002 x/",  # read only after a repair
     ],
     "parser-differential": [
         "http://evil.example\\@good.example/",
@@ -537,3 +594,180 @@ def test_unreadable_text_is_read_as_other_parsers_read_it() -> None:
     assert {"invalid", "parser-differential", "ipv4-rare-format", "internal-address"} <= set(found)
     assert text[slice(*found["internal-address"].span)] == "127.1"
     assert text[slice(*found["unusual-port"].span)] == "25"
+
+
+# --- active content ----------------------------------------------------------------------------
+
+
+def test_active_content_scheme_span_is_the_scheme_and_severity_is_high() -> None:
+    text = "JaVaScRiPt:alert(1)"
+    (finding,) = audit(text)
+    assert finding.code == "active-content-scheme"
+    assert finding.severity == Severity.HIGH
+    assert finding.component == "scheme"
+    assert text[slice(*finding.span)] == "JaVaScRiPt"
+
+
+def test_active_content_data_span_covers_the_media_type() -> None:
+    text = "data:text/html;base64,PHNjcmlwdD4="
+    (finding,) = audit(text)
+    assert text[slice(*finding.span)] == "data:text/html;base64"
+    assert "'text/html'" in finding.message
+
+
+def test_scheme_is_read_as_browsers_read_it() -> None:
+    text = "\x01 java\tscript:alert(1)"
+    (finding,) = [f for f in audit(text) if f.code == "active-content-scheme"]
+    assert text[slice(*finding.span)] == "java\tscript"
+
+
+def test_blob_and_filesystem_are_medium() -> None:
+    for text in ("blob:https://example.com/1", "filesystem:https://example.com/t/x"):
+        (finding,) = audit(text)
+        assert (finding.code, finding.severity) == ("active-content-scheme", Severity.MEDIUM)
+
+
+def test_active_content_is_found_in_uri_objects() -> None:
+    assert codes(URI("javascript:alert(1)")) == {"active-content-scheme"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "data:,hello",
+        "data:text/plain,<script>",
+        "data:image/png;base64,AAAA",
+        "data:text/css,body{}",
+        "data:;base64,PHNjcmlwdD4=",  # no media type: text/plain (RFC 2397 §2)
+    ],
+)
+def test_data_urls_of_passive_types_are_not_active(text: str) -> None:
+    assert "active-content-scheme" not in codes(text)
+
+
+# --- obfuscated hosts --------------------------------------------------------------------------
+
+
+def test_obfuscated_host_message_names_what_it_maps_to() -> None:
+    text = "https://%65vil.com/"
+    (finding,) = audit(text)
+    assert finding.code == "obfuscated-host"
+    assert finding.severity == Severity.MEDIUM
+    assert text[slice(*finding.span)] == "%65vil.com"
+    assert "'evil.com'" in finding.message and "%65" in finding.message
+
+
+def test_ideographic_full_stop_is_named() -> None:
+    (finding,) = audit("http://example\u3002com/")
+    assert "U+3002 IDEOGRAPHIC FULL STOP" in finding.message
+    assert "'example.com'" in finding.message
+    assert finding.span == (7, 18)
+
+
+def test_full_width_host_maps_to_ascii() -> None:
+    (finding,) = audit("http://\uff45\uff56\uff49\uff4c.com/")
+    assert finding.code == "obfuscated-host"
+    assert "'evil.com'" in finding.message
+
+
+def test_obfuscated_host_after_a_repair_keeps_input_positions() -> None:
+    text = "http://ex%41mple.com/a b"
+    (finding,) = [f for f in audit(text) if f.code == "obfuscated-host"]
+    assert text[slice(*finding.span)] == "ex%41mple.com"
+
+
+def test_repairs_do_not_count_as_percent_encoded_hosts() -> None:
+    # the lenient parser encodes the space as %20; the input holds no triplet
+    assert "obfuscated-host" not in codes("http://exa mple.com/")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://b\u00fccher.example/",
+        "http://B\u00dcCHER.example/",  # U-labels that only lower-case
+        "http://\u03a0\u0391\u03a1\u0391\u0394\u0395\u0399\u0393\u039c\u0391.gr/",  # ΠΑΡΑΔΕΙΓΜΑ
+        "http://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/",
+        "https://\u4f8b\u3048.jp/",
+        "http://stra\u00dfe.example/",  # ß stays ß in non-transitional UTS #46
+    ],
+)
+def test_unicode_hosts_that_only_lower_case_are_not_obfuscated(text: str) -> None:
+    pytest.importorskip("urikit.iri")
+    assert "obfuscated-host" not in codes(text)
+
+
+def test_uts46_changes() -> None:
+    assert uts46_changes("\uff45\uff56\uff49\uff4c.com") == (
+        "evil.com",
+        [("\uff45", "e"), ("\uff56", "v"), ("\uff49", "i"), ("\uff4c", "l")],
+    )
+    assert uts46_changes("example\u3002com") == ("example.com", [("\u3002", ".")])
+    assert uts46_changes("a\u00adb") == ("ab", [("\u00ad", "")])
+    assert uts46_changes("EXAMPLE.com") == ("example.com", [])
+    assert uts46_changes("B\u00dcCHER") == ("b\u00fccher", [])
+    assert uts46_changes("\u03a3") == ("\u03c3", [])
+
+
+# --- runs --------------------------------------------------------------------------------------
+
+
+def test_a_run_of_one_character_is_one_finding() -> None:
+    text = "\u202e" * 5000
+    findings = audit(text)
+    assert len(findings) <= 4
+    (invisible,) = [f for f in findings if f.code == "invisible-character"]
+    assert invisible.span == (0, 5000)
+    assert "5000 characters" in invisible.message
+    (repair,) = [f for f in findings if f.code == "bidi-formatting"]
+    assert repair.span == (0, 5000)
+    assert "5000 characters" in repair.message
+
+
+def test_runs_of_repairs_and_differentials_merge() -> None:
+    text = "http://example.com/" + "<" * 300 + "\t" * 300
+    found = [(f.code, f.span) for f in audit(text)]
+    assert ("forbidden-character", (19, 319)) in found
+    assert ("parser-differential", (319, 619)) in found
+    assert len(found) < 10
+
+
+def test_merge_runs() -> None:
+    def finding(code: str, span: tuple[int, int], severity: Severity = Severity.LOW) -> Finding:
+        return Finding(code, f"{code} at {span[0]}", severity, None, span)
+
+    merged = merge_runs(
+        [
+            finding("a", (0, 1)),
+            finding("b", (0, 3)),
+            finding("a", (1, 2), Severity.HIGH),
+            finding("a", (2, 3)),
+            finding("a", (4, 5)),  # not adjacent: a finding of its own
+        ]
+    )
+    by_span = {(f.code, f.span): f for f in merged}
+    assert set(by_span) == {("a", (0, 3)), ("b", (0, 3)), ("a", (4, 5))}
+    run = by_span[("a", (0, 3))]
+    assert run.severity == Severity.HIGH
+    assert run.message.startswith("a at 0") and "3 characters" in run.message
+    assert by_span[("a", (4, 5))].message == "a at 4"
+
+
+# --- a corpus of real URLs -----------------------------------------------------------------------
+
+BENCH_URLS = Path(__file__).parent.parent / "bench" / "urls.txt"
+
+
+def test_real_urls_raise_no_new_alarms() -> None:
+    if not BENCH_URLS.exists():
+        pytest.skip("bench/urls.txt is not there")
+    lines = BENCH_URLS.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        found = audit(line)
+        assert not {"active-content-scheme", "obfuscated-host"} & {f.code for f in found}, line
+
+
+@pytest.mark.parametrize("text", ["http://u%@a/", "http://us%zzer@host/"])
+def test_a_bare_percent_in_userinfo_is_audited_not_raised(text: str, whatwg: str) -> None:
+    found = codes(text)
+    assert {"invalid", "bare-percent"} <= found

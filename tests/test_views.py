@@ -259,3 +259,11 @@ def test_view_dispatches_on_the_scheme() -> None:
     assert view("ftp://h/f;type=a") == "a"
     assert view("http://h/") is None
     assert view("/relative") is None
+
+
+def test_a_view_takes_a_uri_or_a_str() -> None:
+    assert view(URI("urn:isbn:1")) == URN("isbn", "1")
+    with pytest.raises(TypeError):
+        view(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        mailto(b"mailto:a@x")  # type: ignore[arg-type]

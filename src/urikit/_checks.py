@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 from urllib.parse import unquote
 
 from ._findings import Finding, Mapper, Severity, printable, quote
-from ._hosts import internal_reason, is_localhost_name, lenient_ipv4, read_host, suspicious_labels
+from ._hosts import (
+    internal_reason,
+    is_localhost_name,
+    lenient_ipv4,
+    read_host,
+    suspicious_labels,
+    uts46_changes,
+)
 from .schemes import SchemeRegistry
 from .uri import _Reference
 
-__all__ = ["check_encoded", "check_reference", "check_userinfo"]
+__all__ = ["check_active_content", "check_encoded", "check_reference", "check_userinfo"]
 
 _RUN: Final = re.compile("(?:%[0-9A-Fa-f]{2})+")
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
@@ -19,17 +27,37 @@ _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
 
 
 def check_reference(
-    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+    ref: _Reference,
+    registry: SchemeRegistry,
+    findings: list[Finding],
+    where: Mapper,
+    given: str | None = None,
 ) -> None:
-    """Every component check, on a parsed reference; spans go through ``where``."""
+    """Every component check, on a parsed reference; spans go through ``where``
+    into ``given``, the text as it was given (``str(ref)`` when None)."""
     _check_userinfo(ref, registry, findings, where)
-    _check_host(ref, findings, where)
+    _check_host(ref, findings, where, str(ref) if given is None else given)
     _check_port(ref, registry, findings, where)
+    content = _data_content(ref)
     for component in ("userinfo", "host", "path", "query", "fragment"):
         span = ref.span(component)
-        if span is not None:
+        if span is not None and content is not None and component in ("path", "query"):
+            span = (span[0], min(span[1], content))
+        if span is not None and span[1] > span[0]:
             check_encoded(str(ref), component, span, findings, where)
-    _check_dot_segments(ref, findings, where)
+    if content is None:
+        _check_dot_segments(ref, findings, where)
+
+
+def _data_content(ref: _Reference) -> int | None:
+    """Where the data of a ``data:`` URL begins (RFC 2397 §3: after the first ","),
+    or None for other references.  The data is content, not a name that a server
+    resolves: binary octets, controls and dots in it are what it holds."""
+    span = ref.span("path")
+    if (ref.scheme or "").lower() != "data" or span is None:
+        return None
+    comma = str(ref).find(",", span[0])
+    return span[1] if comma < 0 else comma
 
 
 # --- §7.5, §7.6: userinfo -----------------------------------------------------------
@@ -134,7 +162,7 @@ def check_userinfo(
 # --- §7.4: hosts --------------------------------------------------------------------
 
 
-def _check_host(ref: _Reference, findings: list[Finding], where: Mapper) -> None:
+def _check_host(ref: _Reference, findings: list[Finding], where: Mapper, given: str) -> None:
     host = ref.host
     span = ref.span("host")
     if not host or span is None:
@@ -166,6 +194,8 @@ def _check_host(ref: _Reference, findings: list[Finding], where: Mapper) -> None
             elif is_localhost_name(name):
                 reason = "a name of the local host (RFC 6761 §6.3)"
         _check_labels(host, span, findings, where)
+        if not (ref.scheme or "").lower().endswith("+unix"):
+            _check_obfuscated(host, given[slice(*where(span))], findings, where(span))
     if reason is not None and (ref.scheme or "").lower() != "file":
         findings.append(
             Finding(
@@ -200,9 +230,70 @@ def _check_labels(host: str, span: tuple[int, int], findings: list[Finding], whe
         )
 
 
+_ASCII_TRIPLET: Final = re.compile("%[0-7][0-9A-Fa-f]")
+_SHOWN_CHANGES: Final = 3
+
+
+def _describe(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+
+
+def _check_obfuscated(host: str, raw: str, findings: list[Finding], span: tuple[int, int]) -> None:
+    """``obfuscated-host``: a reg-name whose meaning differs from its text.
+
+    ``host`` is the reg-name read, ``raw`` its text as given.  Two spellings
+    hide the name that resolvers and browsers use (the WHATWG host parser
+    percent-decodes, then applies UTS #46): percent-encoded ASCII, which always
+    has a plain form (RFC 3986 §6.2.2.2 decodes unreserved octets), and
+    characters that UTS #46 maps to something other than their lower case.
+    Percent-encoded UTF-8 of non-ASCII characters is the form RFC 3986 §3.2.2
+    gives for internationalized names, and is not reported by itself; neither
+    is the host of a ``+unix`` scheme (``http+unix://%2Frun%2Fapp.sock/``),
+    which is an encoded socket path, not a name.
+    """
+    encoded = list(dict.fromkeys(m.group().upper() for m in _ASCII_TRIPLET.finditer(raw)))
+    try:
+        decoded = unquote(host, errors="strict")
+    except UnicodeDecodeError:
+        return  # not UTF-8 once decoded: reported as invalid-utf8
+    mapped, changes = uts46_changes(decoded)
+    if not encoded and not changes:
+        return
+    reasons: list[str] = []
+    if encoded:
+        shown = ", ".join(encoded[:_SHOWN_CHANGES]) + (
+            ", ..." if len(encoded) > _SHOWN_CHANGES else ""
+        )
+        reasons.append(f"percent-encodes ASCII ({shown})")
+    if changes:
+        distinct = list(dict.fromkeys(changes))
+        shown = ", ".join(
+            f"{_describe(ch)} to {quote(target) if target else 'nothing'}"
+            for ch, target in distinct[:_SHOWN_CHANGES]
+        )
+        more = len(distinct) - _SHOWN_CHANGES
+        more_text = f" and {more} more" if more > 0 else ""
+        reasons.append(f"holds characters that UTS #46 maps ({shown}{more_text})")
+    findings.append(
+        Finding(
+            "obfuscated-host",
+            f"the host {quote(raw)} {' and '.join(reasons)}: decoded and mapped, as "
+            f"browsers and resolvers read hosts, it is {quote(mapped)}, which its text "
+            "does not show",
+            Severity.MEDIUM,
+            "host",
+            span,
+        )
+    )
+
+
 # --- §7.2: ports ----------------------------------------------------------------------
 
 _WEB: Final = frozenset({"http", "https", "ws", "wss"})
+#: Schemes that name a transport, not an application protocol: any service may
+#: listen on their port (``tcp://127.0.0.1:2375`` is how Docker names its socket).
+_TRANSPORTS: Final = frozenset({"tcp", "udp", "tls", "ssl"})
 
 
 def _family(name: str) -> str:
@@ -235,7 +326,7 @@ def _check_port(
         )
         return
     scheme = (ref.scheme or "").lower()
-    if scheme and registry.default_port(scheme) == number:
+    if scheme in _TRANSPORTS or (scheme and registry.default_port(scheme) == number):
         return
     owners = registry.port_owner(number)
     if not owners or (scheme and any(_family(o) == _family(scheme) for o in owners)):
@@ -251,6 +342,128 @@ def _check_port(
             where(span),
         )
     )
+
+
+# --- active content ------------------------------------------------------------------
+
+#: Schemes whose URLs a browser runs as script in the page that holds the link
+#: (the URL Standard's "javascript:" URLs, and their historical relatives).
+SCRIPT_SCHEMES: Final = frozenset({"javascript", "vbscript", "livescript"})
+#: Schemes whose content a browser makes itself, so no host filter sees it: a
+#: ``blob:`` or ``filesystem:`` URL gets the origin of the page that made it.
+LOCAL_CONTENT_SCHEMES: Final = frozenset({"blob", "filesystem"})
+#: ``data:`` media types that a browser renders as a document able to run script
+#: (HTML, and XML, in which XHTML and SVG script elements run).
+ACTIVE_DOCUMENT_TYPES: Final = frozenset(
+    {
+        "text/html",
+        "application/xhtml+xml",
+        "image/svg+xml",
+        "text/xml",
+        "application/xml",
+        "text/xsl",
+        "application/xslt+xml",
+    }
+)
+#: Script media types besides those whose subtype names a script (``*script``).
+SCRIPT_MEDIA_TYPES: Final = frozenset({"text/jscript", "text/vbs"})
+#: What a browser deletes from a URL (URL Standard §4.4, basic URL parser).
+_STRIPPED: Final = frozenset(map(chr, range(0x21)))
+_DELETED: Final = frozenset("\t\n\r")
+_SCHEME_CHARS: Final = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
+)
+
+
+def _browser_scheme(text: str) -> tuple[str, int, int] | None:
+    """The scheme a browser reads in ``text``, with the index of its first
+    character and of its ":"; leading C0 controls and spaces are skipped and a
+    tab, CR or LF anywhere is deleted (URL Standard §4.4)."""
+    start = 0
+    while start < len(text) and text[start] in _STRIPPED:
+        start += 1
+    name: list[str] = []
+    for index in range(start, len(text)):
+        ch = text[index]
+        if ch in _DELETED:
+            continue
+        if ch == ":":
+            if name and name[0].isalpha():
+                return "".join(name).lower(), start, index
+            return None
+        if ch not in _SCHEME_CHARS:
+            return None
+        name.append(ch)
+    return None
+
+
+def _media_type(text: str, start: int) -> tuple[str, int]:
+    """The essence (``type/subtype``, lower case) of the media type of the ``data:``
+    URL whose header starts at ``start`` (RFC 2397 §3), and where it ends."""
+    chars: list[str] = []
+    end = start
+    while end < len(text) and text[end] not in ",#":
+        if text[end] not in _DELETED:
+            chars.append(text[end])
+        end += 1
+    header = unquote("".join(chars), errors="replace")
+    essence = header.partition(";")[0].strip(" \t\n\f\r").lower()
+    return "".join(essence.split()), end
+
+
+def _active_media_type(essence: str) -> bool:
+    subtype = essence.partition("/")[2]
+    return (
+        essence in ACTIVE_DOCUMENT_TYPES
+        or essence in SCRIPT_MEDIA_TYPES
+        or subtype.endswith("script")
+    )
+
+
+def check_active_content(text: str, findings: list[Finding]) -> None:
+    """``active-content-scheme``: a URL that a browser does not fetch but runs or
+    renders in place (``javascript:``, a ``data:`` URL of HTML, SVG, XML or
+    script), read as a browser reads the scheme, so that ``JaVaScRiPt:`` and
+    ``java<TAB>script:`` count."""
+    found = _browser_scheme(text)
+    if found is None:
+        return
+    scheme, start, colon = found
+    if scheme in SCRIPT_SCHEMES:
+        findings.append(
+            Finding(
+                "active-content-scheme",
+                f"a {scheme}: URL runs its text as script in the page that follows it "
+                "(cross-site scripting through a link or redirect)",
+                Severity.HIGH,
+                "scheme",
+                (start, colon),
+            )
+        )
+    elif scheme == "data":
+        essence, end = _media_type(text, colon + 1)
+        if _active_media_type(essence):
+            findings.append(
+                Finding(
+                    "active-content-scheme",
+                    f"a data: URL of media type {quote(essence)}: browsers render it as a "
+                    "document or run it as script, content that no server sent",
+                    Severity.HIGH,
+                    "scheme",
+                    (start, end),
+                )
+            )
+    elif scheme in LOCAL_CONTENT_SCHEMES:
+        findings.append(
+            Finding(
+                "active-content-scheme",
+                f"a {scheme}: URL names content made by a page in the browser, with that "
+                "page's origin: no server and no host filter sees it",
+                Severity.MEDIUM,
+                "scheme",
+                (start, colon),
+            )
+        )
 
 
 # --- §7.2, §7.3: percent-encoded octets ---------------------------------------------------
@@ -318,22 +531,28 @@ def _traverses(raw: str) -> str | None:
     """The decoded form of an encoded ``raw`` when it holds a "." or ".." segment."""
     if "%" not in raw:
         return None
+    lowered = raw.lower()
+    if "." not in raw and "%2e" not in lowered and "%25" not in lowered:
+        return None  # no "." before or after decoding (once or twice)
     decoded = _decode_all(raw)
     parts = _SEPARATORS.split(decoded)
     return decoded if any(part in (".", "..") for part in parts) else None
 
 
+_PATH_SEPARATOR: Final = re.compile("/")
+_QUERY_SEPARATORS: Final = re.compile("[&;=]")
+
+
 def _check_dot_segments(ref: _Reference, findings: list[Finding], where: Mapper) -> None:
     """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
     text = str(ref)
-    for component, separators in (("path", "/"), ("query", "&;=")):
+    for component, separators in (("path", _PATH_SEPARATOR), ("query", _QUERY_SEPARATORS)):
         span = ref.span(component)
         if span is None:
             continue
         start = span[0]
-        for index in range(span[0], span[1] + 1):
-            if index < span[1] and text[index] not in separators:
-                continue
+        ends = [m.start() for m in separators.finditer(text, span[0], span[1])] + [span[1]]
+        for index in ends:
             raw = text[start:index]
             decoded = _traverses(raw)
             if decoded is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from typing import TYPE_CHECKING, Final, NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ._findings import Finding, Mapper, Severity, identity, quote
 from ._hosts import lenient_ipv4, read_host
@@ -84,9 +84,7 @@ def read_urllib(text: str) -> Reading | None:
 
 
 #: The URL Standard's forbidden domain code points (§3.2 "host representation").
-_FORBIDDEN_DOMAIN: Final = frozenset(
-    " #/:<>?@[\\]^|" + "".join(map(chr, range(0x20))) + "\x7f"
-)
+_FORBIDDEN_DOMAIN: Final = frozenset(" #/:<>?@[\\]^|" + "".join(map(chr, range(0x20))) + "\x7f")
 
 
 def whatwg_authority(text: str) -> Reading | None:
@@ -212,9 +210,8 @@ def _port_key(port: str | None, scheme: str, registry: SchemeRegistry) -> int | 
 def _userinfo_key(userinfo: str | None) -> str:
     if not userinfo:
         return ""
-    from .percent import percent_decode
-
-    return percent_decode(userinfo, errors="surrogateescape").removesuffix(":")
+    # unquote(), not percent_decode(): another parser's userinfo may hold a bare "%"
+    return unquote(userinfo, errors="surrogateescape").removesuffix(":")
 
 
 def compare(

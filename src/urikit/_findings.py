@@ -14,8 +14,10 @@ __all__ = [
     "Mapper",
     "Severity",
     "identity",
+    "merge_runs",
     "printable",
     "quote",
+    "run_message",
 ]
 
 #: Maps a span of the text that was read to a span of the text that was given.
@@ -98,6 +100,54 @@ class Finding:
             "span": list(self.span),
             "message": self.message,
         }
+
+
+def run_message(message: str, count: int, span: tuple[int, int]) -> str:
+    """The message of ``count`` findings of one code merged into a run over ``span``."""
+    if count == 1:
+        return message
+    return f"{message} (and {count - 1} more like it: a run of {span[1] - span[0]} characters)"
+
+
+def merge_runs(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with each run of findings of one code and component, whose
+    spans follow one another, merged into one finding that spans the run.
+
+    Hostile text can repeat one bad character a million times; a person needs
+    one finding that says so, not a million.  The merged finding keeps the
+    first message (and says how long the run is) and the highest severity.
+    Findings of other codes, or of the same code with other spans, in between
+    do not break a run.
+    """
+    runs: list[list[Finding]] = []
+    open_runs: dict[tuple[str, str | None, int], int] = {}
+    for finding in sorted(findings, key=lambda f: (f.span, f.code)):
+        start, end = finding.span
+        key = (finding.code, finding.component, start)
+        index = open_runs.pop(key, None) if end > start else None
+        if index is None:
+            index = len(runs)
+            runs.append([])
+        runs[index].append(finding)
+        if end > start:
+            open_runs[(finding.code, finding.component, end)] = index
+    merged: list[Finding] = []
+    for run in runs:
+        first = run[0]
+        if len(run) == 1:
+            merged.append(first)
+            continue
+        span = (first.span[0], run[-1].span[1])
+        merged.append(
+            Finding(
+                first.code,
+                run_message(first.message, len(run), span),
+                max(f.severity for f in run),
+                first.component,
+                span,
+            )
+        )
+    return merged
 
 
 #: Characters that show nothing, or reorder what follows them: bidi formatting

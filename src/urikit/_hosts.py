@@ -10,8 +10,10 @@ name that will actually be used.
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 import idna
@@ -19,7 +21,14 @@ import idna
 from ._scripts import ascii_skeleton, is_mixed, scripts_of
 from .percent import percent_decode
 
-__all__ = ["HostLabel", "internal_reason", "lenient_ipv4", "read_host", "suspicious_labels"]
+__all__ = [
+    "HostLabel",
+    "internal_reason",
+    "lenient_ipv4",
+    "read_host",
+    "suspicious_labels",
+    "uts46_changes",
+]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -97,6 +106,42 @@ def read_host(host: str) -> str | None:
         return idna.uts46_remap(decoded, std3_rules=False, transitional=False)
     except (idna.IDNAError, ValueError):
         return decoded.lower()
+
+
+@lru_cache(maxsize=4096)
+def _uts46_char(ch: str) -> str:
+    """UTS #46 §4 "Processing", step 1 (map), for one character; a character the
+    table disallows is left as it is (the IDNA validity steps refuse it later)."""
+    try:
+        return idna.uts46_remap(ch, std3_rules=False, transitional=False)
+    except (idna.IDNAError, ValueError):
+        return ch
+
+
+def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
+    """What the UTS #46 mapping (as browsers and IDNA 2008 resolvers apply it) makes
+    of the decoded host ``name``, and the characters it changes *beyond lower-casing*:
+    full-width forms, the ideographic full stops U+3002, U+FF0E and U+FF61 (which
+    become "."), ligatures, and ignored characters such as U+00AD (which vanish).
+
+    >>> uts46_changes("\uff45\uff56\uff49\uff4c.com")[0]
+    'evil.com'
+    >>> uts46_changes("B\u00dcCHER.example")
+    ('b\u00fccher.example', [])
+    """
+    if name.isascii():
+        return name.lower(), []
+    mapped: list[str] = []
+    changes: list[tuple[str, str]] = []
+    for ch in name:
+        if ch.isascii():
+            mapped.append(ch.lower())
+            continue
+        target = _uts46_char(ch)
+        mapped.append(target)
+        if target != ch and target != ch.lower():
+            changes.append((ch, target))
+    return unicodedata.normalize("NFC", "".join(mapped)), changes
 
 
 # --- internal addresses -------------------------------------------------------

@@ -63,14 +63,6 @@ def find_bidi_formatting(text: str) -> int | None:
     return None if m is None else m.start()
 
 
-def _reference(iri: _Reference | str) -> _Reference:
-    if isinstance(iri, str):
-        from .iri import IRI
-
-        return IRI(iri)
-    return iri
-
-
 def bidi_violations(iri: _Reference | str) -> list[Violation]:
     """The components of ``iri`` that break the Bidi IRI structure rules (RFC 3987 §4.2).
 
@@ -85,7 +77,9 @@ def bidi_violations(iri: _Reference | str) -> list[Violation]:
     >>> bidi_violations("http://example.org/\u05d0\u05d1/\u05d2\u05d31")[0].code
     'bidi-rtl-boundary'
     """
-    return [violation for _, violation in _violations(_reference(iri))]
+    from .iri import IRI
+
+    return [violation for _, violation in _violations(IRI._coerce(iri))]
 
 
 def _violations(ref: _Reference) -> list[tuple[str, Violation]]:
@@ -144,7 +138,9 @@ def check_bidi(iri: _Reference | str) -> None:
     The strict form of :func:`bidi_violations`, for IRIs that will be shown to
     people.  ``rule`` of the error is the component's rule (``"isegment"``...).
     """
-    ref = _reference(iri)
+    from .iri import IRI
+
+    ref = IRI._coerce(iri)
     found = _violations(ref)
     if found:
         rule, first = found[0]

@@ -51,15 +51,19 @@ def _unrepresentable(text: str, position: int, reason: str) -> URIError:
 # -- path -> URI ---------------------------------------------------------------
 
 
-def _encode_name(name: str, windows: bool) -> str:
-    """One path component as a segment: percent-encoded data (RFC 8089 §2)."""
+def _octets(name: str, windows: bool) -> bytes:
+    """A path component as UTF-8 octets (POSIX names keep theirs, via surrogateescape)."""
     try:
-        raw = name.encode("utf-8") if windows else name.encode("utf-8", "surrogateescape")
+        return name.encode("utf-8") if windows else name.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError as exc:
         raise _unrepresentable(
             name, exc.start, "a lone surrogate has no UTF-8 form, so no file URI"
         ) from None
-    encoded = percent_encode(raw, "segment")
+
+
+def _encode_name(name: str, windows: bool) -> str:
+    """One path component as a segment: percent-encoded data (RFC 8089 §2)."""
+    encoded = percent_encode(_octets(name, windows), "segment")
     for char, triplet in _EXTRA.items():
         encoded = encoded.replace(char, triplet)
     return encoded
@@ -115,7 +119,7 @@ def from_path(path: str | PurePath) -> URI:
             if server.lower() == "localhost":
                 # "localhost" as host would mean this machine (§2): Appendix E.3.2.
                 return URI("file:////" + _encode_name(server, True) + share_path)
-            return URI("file://" + percent_encode(server.encode("utf-8"), "host") + share_path)
+            return URI("file://" + percent_encode(_octets(server, True), "host") + share_path)
     raise _unrepresentable(text, 0, f"the drive {drive!r} has no file URI form")
 
 
@@ -166,9 +170,9 @@ def to_path(uri: _Reference | str, flavor: str | None = None) -> PurePath:
     >>> to_path("file://localhost/etc/hosts", "posix")
     PurePosixPath('/etc/hosts')
     """
-    from .uri import URI, _Reference
+    from .uri import URI
 
-    ref = uri if isinstance(uri, _Reference) else URI(uri)
+    ref = URI._coerce(uri)
     if flavor is None:
         flavor = _current_flavor()
     if flavor not in FLAVORS:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from .bidi import bidi_violations, find_bidi_formatting
 from .errors import URIError
-from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .grammar import IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
 from .percent import percent_encode
 from .uri import URI, _Reference, compose_authority, recompose
 
@@ -40,7 +40,7 @@ __all__ = ["IRI", "iri_to_uri", "uri_to_iri"]
 
 _UCSCHAR: Final = IRI_GRAMMAR.rule("ucschar")
 _IPRIVATE: Final = IRI_GRAMMAR.rule("iprivate")
-_TRIPLETS: Final = re.compile("(?:%[0-9A-Fa-f]{2})+")
+_TRIPLETS: Final = re.compile(f"(?:{PCT_ENCODED})+")
 
 #: Per component, runs of what a URI does not allow there (a "%" always
 #: starts a triplet in a valid IRI, so it is left alone).
@@ -108,14 +108,6 @@ class IRI(_Reference):
         return bidi_violations(self)
 
 
-def _as_iri(ref: _Reference | str) -> _Reference:
-    if isinstance(ref, _Reference):
-        return ref
-    if isinstance(ref, str):
-        return IRI(ref)
-    raise TypeError(f"expected an IRI, URI or str, not {type(ref).__name__}")
-
-
 # -- RFC 3987 §3.1: mapping of IRIs to URIs -------------------------------------------
 
 
@@ -146,7 +138,7 @@ def iri_to_uri(iri: _Reference | str, *, idna: bool = False, nfc: bool = False) 
     >>> str(iri_to_uri("http://www.example.org/red%09ros\u00e9#red"))
     'http://www.example.org/red%09ros%C3%A9#red'
     """
-    ref = _as_iri(iri)
+    ref = IRI._coerce(iri)
     text = str(ref)
     host = ref.host
     if text.isascii() and not (idna and host is not None and "%" in host):
@@ -244,7 +236,7 @@ def uri_to_iri(uri: _Reference | str, *, idna: bool = False) -> IRI:
     >>> str(uri_to_iri("http://xn--99zt52a.example.org/%e2%80%ae", idna=True))
     'http://\u7d0d\u8c46.example.org/%E2%80%AE'
     """
-    ref = _as_iri(uri)
+    ref = IRI._coerce(uri)
     text = str(ref)
     if "%" not in text and not (idna and "xn--" in text.lower()):
         return ref if type(ref) is IRI else IRI(text)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import quote_from_bytes
 
 from .errors import URIError
-from .grammar import BIDI_FORMATTING, Grammar
+from .grammar import BIDI_FORMATTING, PCT_ENCODED, URI_GRAMMAR, Grammar
 
 if TYPE_CHECKING:
     from .uri import Repaired, _Reference
@@ -48,9 +48,10 @@ class Violation:
 
 
 # "URL:" before a URI with a scheme (Appendix C); ``match`` anchors it at ``pos``.
-_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*(?=[A-Za-z][A-Za-z0-9+.\-]*:)")
-_AUTHORITY: Final = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//([^/?#]*)")
-_TRIPLET: Final = re.compile("%[0-9A-Fa-f]{2}")
+_SCHEME: Final = URI_GRAMMAR.sources["scheme"]
+_PREFIX: Final = re.compile(rf"[Uu][Rr][Ll]:\s*(?={_SCHEME}:)")
+_AUTHORITY: Final = re.compile(rf"\A(?:{_SCHEME}:)?//([^/?#]*)")
+_TRIPLET: Final = re.compile(PCT_ENCODED)
 _BIDI: Final = re.compile(f"[{BIDI_FORMATTING}]")
 
 

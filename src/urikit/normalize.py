@@ -33,7 +33,7 @@ from .protocol_steps import (
     character_normalization,
     check_steps,
 )
-from .resolve import remove_dot_segments
+from .resolve import remove_dot_segments, rooted_path
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 from .uri import URI, _Reference, compose_authority, recompose
 
@@ -99,11 +99,7 @@ def _recompose(components: Components) -> str:
     scheme, userinfo, host, port, path, query, fragment = components
     if host is not None:
         return recompose(scheme, compose_authority(userinfo, host, port), path, query, fragment)
-    if path[:2] == "//":
-        # Without an authority a path cannot begin with "//" (§3.3); "/." keeps
-        # the path's meaning and is removed again by remove_dot_segments.
-        path = "/." + path
-    return recompose(scheme, None, path, query, fragment)
+    return recompose(scheme, None, rooted_path(path), query, fragment)
 
 
 _HOST_ONLY: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())

@@ -18,17 +18,15 @@ the resolution (§5.2) of ``".."`` and of ``"./name"`` against the reference.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Final, TypeVar, cast
+from typing import Final, TypeVar, cast
 
 from .errors import URIError
 from .percent import percent_decode, percent_encode
-
-if TYPE_CHECKING:
-    from .uri import _Reference
+from .uri import URI, _Reference
 
 __all__ = ["joinpath", "parent", "segments", "sibling"]
 
-Ref = TypeVar("Ref", bound="_Reference")
+Ref = TypeVar("Ref", bound=_Reference)
 
 _DOT_SEGMENTS: Final = (".", "..")
 # The characters from which repeated percent-decoding can produce a dot-segment.
@@ -37,16 +35,6 @@ _DOT_SPELLING: Final = frozenset("." + "%" + "0123456789" + "ABCDEFabcdef")
 _MAX_DECODINGS: Final = 8
 # A scheme for relative references under resolution, which needs one (§5.2.1).
 _PLACEHOLDER: Final = "x"
-
-
-def _as_reference(uri: Ref) -> Ref:
-    from .uri import URI, _Reference
-
-    if isinstance(uri, _Reference):
-        return uri
-    if isinstance(uri, str):
-        return cast(Ref, URI(uri))
-    raise TypeError(f"expected a URI or str, not {type(uri).__name__}")
 
 
 def segments(uri: _Reference | str, *, errors: str = "strict") -> list[str]:
@@ -62,7 +50,7 @@ def segments(uri: _Reference | str, *, errors: str = "strict") -> list[str]:
     >>> segments(URI("http://h/a%2Fb/c%20d/"))
     ['a/b', 'c d', '']
     """
-    path = _as_reference(cast("_Reference", uri)).path
+    path = URI._coerce(uri).path
     if path == "":
         return []
     offset = 1 if path[0] == "/" else 0
@@ -145,7 +133,7 @@ def joinpath(uri: Ref, *names: str) -> Ref:
     >>> str(joinpath(URI("http://h/files?v=1"), "a/b", "c d"))
     'http://h/files/a%2Fb/c%20d?v=1'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     for i, name in enumerate(names):
         check_data_segment(name, allow_empty=i == len(names) - 1)
     if not names:
@@ -180,7 +168,7 @@ def _navigate(uri: Ref, reference: str) -> Ref:
     """Resolve ``reference`` against ``uri`` (§5.2), for references without a scheme too."""
     from .resolve import resolve
 
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     base = uri if uri.fragment is None else uri.replace(fragment=None)
     if base.scheme is not None:
         return resolve(base, reference)
@@ -223,6 +211,6 @@ def sibling(uri: Ref, name: str) -> Ref:
     >>> str(sibling(URI("http://h/a/b.html#x"), "c d.html"))
     'http://h/a/c%20d.html'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     check_data_segment(name)
     return _navigate(uri, "./" + _encode_segment(name, "segment", uri._grammar.iri))

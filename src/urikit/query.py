@@ -21,14 +21,12 @@ so a signed URL keeps its signature.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Final, TypeVar, cast
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Final, TypeVar, cast
 
 from .errors import URIError
 from .percent import form_decode, form_encode, percent_decode, percent_encode
-
-if TYPE_CHECKING:
-    from .uri import _Reference
+from .uri import URI, _Reference
 
 __all__ = [
     "CODECS",
@@ -53,23 +51,12 @@ MAX_PARAMS: Final = 10_000
 #: The longest query (in characters) that is read or written.
 MAX_QUERY_LENGTH: Final = 1 << 20
 
-Ref = TypeVar("Ref", bound="_Reference")
+Ref = TypeVar("Ref", bound=_Reference)
 Param = tuple[str, str | None]
 
 
-def _as_reference(uri: Ref) -> Ref:
-    """``uri`` itself, or a :class:`URI` parsed from a ``str``."""
-    from .uri import URI, _Reference
-
-    if isinstance(uri, _Reference):
-        return uri
-    if isinstance(uri, str):
-        return cast(Ref, URI(uri))
-    raise TypeError(f"expected a URI or str, not {type(uri).__name__}")
-
-
 def _query_of(uri: _Reference | str) -> str | None:
-    return _as_reference(cast("_Reference", uri)).query
+    return URI._coerce(uri).query
 
 
 def _check_codec(codec: str) -> None:
@@ -191,19 +178,39 @@ def query_param(
     """The value of the first parameter ``name``, or ``default`` when there is none.
 
     A valueless parameter (``?a``) gives ``None``, like an absent one; use
-    :func:`has_query_param` to tell them apart.
+    :func:`has_query_param` to tell them apart.  Names are matched as
+    :func:`has_query_param` matches them; ``errors`` applies to the value
+    returned, so octets that are not UTF-8 elsewhere in the query do not matter.
     """
-    for key, value in query_params(uri, codec, errors=errors):
-        if key == name:
-            return value
+    for value in _values_of(uri, name, codec, errors):
+        return value
     return default
 
 
 def query_param_all(
     uri: _Reference | str, name: str, *, codec: str = "form", errors: str = "strict"
 ) -> list[str | None]:
-    """The values of every parameter ``name``, in order."""
-    return [value for key, value in query_params(uri, codec, errors=errors) if key == name]
+    """The values of every parameter ``name``, in order (matched as by :func:`query_param`)."""
+    return list(_values_of(uri, name, codec, errors))
+
+
+def _values_of(uri: _Reference | str, name: str, codec: str, errors: str) -> Iterator[str | None]:
+    """The decoded values of the parameters ``name``, in order.
+
+    Names are matched as :func:`has_query_param` matches them, so an
+    undecodable octet (§2.5) elsewhere in the query does not stop the lookup;
+    ``errors`` applies to the values returned.
+    """
+    _check_codec(codec)
+    query = _query_of(uri)
+    if query is None:
+        return
+    offset = 0
+    for piece in _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH):
+        if piece and _name_of(piece, codec) == name:
+            key, eq, value = piece.partition("=")
+            yield _decode_at(value, codec, errors, query, offset + len(key) + 1) if eq else None
+        offset += len(piece) + 1
 
 
 def has_query_param(uri: _Reference | str, name: str, *, codec: str = "form") -> bool:
@@ -284,7 +291,7 @@ def with_query_params(
     >>> str(with_query_params(URI("http://h/p?old#f"), [("a", "1 2"), ("b", None)]))
     'http://h/p?a=1+2&b#f'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     _check_codec(codec)
     items = _pairs(pairs)
     if len(items) > MAX_PARAMS:
@@ -303,7 +310,7 @@ def add_query_param(uri: Ref, name: str, value: str | None, *, codec: str = "for
     >>> str(add_query_param(URI("http://h/?sig=AbC%2f&x=1"), "page", "2"))
     'http://h/?sig=AbC%2f&x=1&page=2'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     pair = encode_param(name, value, codec)
     query = uri.query
     if query is None or query == "":
@@ -323,7 +330,7 @@ def set_query_param(uri: Ref, name: str, value: str | None, *, codec: str = "for
     >>> str(set_query_param(URI("http://h/?a=1&b=%7e&a=2"), "a", "x y"))
     'http://h/?a=x+y&b=%7e'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     pair = encode_param(name, value, codec)
     query = uri.query
     if query is None:
@@ -353,7 +360,7 @@ def remove_query_param(uri: Ref, name: str, *, codec: str = "form") -> Ref:
     >>> str(remove_query_param(URI("http://h/?a=1&b=2&a=3#top"), "a"))
     'http://h/?b=2#top'
     """
-    uri = _as_reference(uri)
+    uri = cast(Ref, URI._coerce(uri))
     _check_codec(codec)
     if not isinstance(name, str):
         raise TypeError(f"a query name is a str, not {type(name).__name__}")

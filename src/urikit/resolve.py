@@ -31,14 +31,6 @@ SPECS = ("rfc3986", "rfc2396", "rfc1630")
 Ref = TypeVar("Ref", bound=_Reference)
 
 _match_uri: Final = URI._grammar.reference.fullmatch
-_set: Final = object.__setattr__
-
-
-def _wrap(cls: type[Ref], m: re.Match[str]) -> Ref:
-    """A reference of ``cls`` made from a full match of its grammar."""
-    reference = object.__new__(cls)
-    _set(reference, "_m", m)
-    return reference
 
 
 def _parse(cls: type[Ref], text: str) -> Ref:
@@ -46,7 +38,7 @@ def _parse(cls: type[Ref], text: str) -> Ref:
     if cls is URI:
         m = _match_uri(text)
         if m is not None:
-            return _wrap(cls, m)
+            return cls._from_match(m)
     return cls(text)
 
 
@@ -56,10 +48,7 @@ def base_uri(base: _Reference | str) -> _Reference:
     A base must be an absolute URI.  Its fragment, if any, is ignored by
     resolution (§5.1: it is stripped before use), so it is accepted here.
     """
-    if isinstance(base, str):
-        base = _parse(URI, base)
-    elif not isinstance(base, _Reference):
-        raise TypeError(f"a base URI is a URI, an IRI or a str, not {type(base).__name__}")
+    base = URI._coerce(base)
     if base._m.start(1) < 0:
         raise URIError(
             "a base URI must be absolute (RFC 3986 §5.1): it needs a scheme, and this "
@@ -77,9 +66,7 @@ def as_reference(cls: type[Ref], ref: _Reference | str) -> Ref:
         return ref
     if type(ref) is str:
         return _parse(cls, ref)
-    if isinstance(ref, (str, _Reference)):
-        return cls(ref)
-    raise TypeError(f"a reference is a URI, an IRI or a str, not {type(ref).__name__}")
+    return cls(ref)  # a str subclass, or a reference of the other class; else TypeError
 
 
 # RFC 3986 5.2.3. Merge Paths
@@ -138,7 +125,7 @@ def remove_dot_segments(path: str) -> str:
 
 
 def rooted_path(path: str) -> str:
-    """A path for a target without authority, written so that it reads back as itself.
+    """A path for a reference without authority, written so that it reads back as itself.
 
     §5.3 would recompose a path "//x" after "scheme:" as an authority; "/.//x"
     is the same path after remove_dot_segments, and parses as a path.
@@ -185,7 +172,7 @@ def resolve(
     if cls is URI and type(ref) is str:
         fast = _target_text(bm, ref)
         if fast is not None and (m := _match_uri(fast)) is not None:
-            return _wrap(URI, m)
+            return URI._from_match(m)
     rm: re.Match[str] | None
     if type(ref) is str and cls is URI and (rm := _match_uri(ref)) is not None:
         reference = None
@@ -202,7 +189,7 @@ def resolve(
     if r_scheme is not None:
         path = remove_dot_segments(r_path)
         if path is r_path:
-            return _wrap(cls, rm) if reference is None else reference  # T is R
+            return URI._from_match(rm) if reference is None else reference  # T is R
         if r_authority is None:
             text = r_scheme + ":" + rooted_path(path)
         else:
@@ -216,7 +203,7 @@ def resolve(
             if r_query is None:
                 if b_fragment is None:
                     if r_fragment is None:  # the empty reference: T is the base
-                        return base if isinstance(base, _Reference) else _wrap(cls, bm)
+                        return base if isinstance(base, _Reference) else URI._from_match(bm)
                     return _parse(cls, bm.string + "#" + r_fragment)
                 text = bm.string[: bm.start(8) - 1]
                 return _parse(cls, text if r_fragment is None else text + "#" + r_fragment)
@@ -238,9 +225,7 @@ def resolve(
     if r_fragment is not None:
         text += "#" + r_fragment
     if cls is URI and (m := _match_uri(text)) is not None:
-        result = object.__new__(URI)
-        _set(result, "_m", m)
-        return result
+        return URI._from_match(m)
     return cls(text)
 
 
@@ -365,7 +350,7 @@ def relativize(base: _Reference | str, target: _Reference | str) -> _Reference:
         if relative is not None:
             candidates.append(relative + tail)
         if t_path[:1] == "/":
-            candidates.append(("/." + t_path if t_path[:2] == "//" else t_path) + tail)
+            candidates.append(rooted_path(t_path) + tail)
     if t_authority is not None:
         candidates.append("//" + t_authority + t_path + tail)
     candidates.sort(key=len)

@@ -9,13 +9,17 @@ the text:
 ``misleading-userinfo`` (§7.6), ``password`` (§7.5), ``ipv4-rare-format``
 (§7.4), ``internal-address``, ``unusual-port`` (§7.2), ``encoded-control``
 (§7.2, §7.3), ``encoded-dot-segment`` (§7.3), ``invalid-utf8`` (§7.3),
-``mixed-script-host``, ``parser-differential``, ``invisible-character``
-(bidi and zero-width characters, RFC 3987 §4.1), ``invalid`` (not a URI
-reference), and for text that was read only after a lenient repair, one
-finding per repair with the :class:`~urikit.lenient.Violation` code
-(``backslash``, ``whitespace``, ``control``, ...).
+``mixed-script-host``, ``obfuscated-host`` (a host whose percent-encoding
+or UTS #46 mapping hides the name used), ``active-content-scheme``
+(``javascript:``, ``data:`` of HTML, SVG, XML or script, ``blob:``),
+``parser-differential``, ``invisible-character`` (bidi and zero-width
+characters, RFC 3987 §4.1), ``invalid`` (not a URI reference), and for text
+that was read only after a lenient repair, one finding per repair with the
+:class:`~urikit.lenient.Violation` code (``backslash``, ``whitespace``,
+``control``, ...).
 
-A clean reference gives no finding at all.
+Findings of one code on consecutive characters are merged into one finding
+over the run.  A clean reference gives no finding at all.
 """
 
 from __future__ import annotations
@@ -24,9 +28,18 @@ import importlib
 import re
 from typing import Final
 
-from ._checks import check_encoded, check_reference, check_userinfo
+from ._checks import check_active_content, check_encoded, check_reference, check_userinfo
 from ._differential import check_differential, differential_findings
-from ._findings import INVISIBLE_FORMAT, Finding, Mapper, Severity, identity, printable
+from ._findings import (
+    INVISIBLE_FORMAT,
+    Finding,
+    Mapper,
+    Severity,
+    identity,
+    merge_runs,
+    printable,
+    run_message,
+)
 from ._hosts import lenient_ipv4
 from .errors import URIError
 from .lenient import Violation
@@ -54,6 +67,7 @@ _LENIENT_SEVERITY: Final = {
     "whitespace": Severity.MEDIUM,
     "forbidden-character": Severity.MEDIUM,
     "bracket": Severity.MEDIUM,
+    "bidi-formatting": Severity.MEDIUM,
     "extra-hash": Severity.LOW,
     "bare-percent": Severity.LOW,
     "non-ascii": Severity.LOW,
@@ -113,6 +127,32 @@ def _violation_span(text: str, v: Violation) -> tuple[int, int]:
     return (v.position, min(v.position + 1, len(text)))
 
 
+def _add_repairs(text: str, violations: list[Violation], findings: list[Finding]) -> None:
+    """One finding per repair, a run of one repair on consecutive characters merged."""
+    index = 0
+    while index < len(violations):
+        first = violations[index]
+        start, end = _violation_span(text, first)
+        count = 1
+        index += 1
+        while index < len(violations) and violations[index].code == first.code and end > start:
+            following = _violation_span(text, violations[index])
+            if following[0] != end or following[1] == following[0]:
+                break
+            end = following[1]
+            count += 1
+            index += 1
+        findings.append(
+            Finding(
+                first.code,
+                run_message(f"read only after a repair: {first.message}", count, (start, end)),
+                _LENIENT_SEVERITY.get(first.code, Severity.MEDIUM),
+                None,
+                (start, end),
+            )
+        )
+
+
 def _iri_class() -> type[_Reference] | None:
     try:
         module = importlib.import_module("urikit.iri")
@@ -149,16 +189,7 @@ def _read(text: str, findings: list[Finding]) -> tuple[_Reference | None, Mapper
         repaired = URI.lenient(text)
     except URIError:
         return None, identity
-    for v in repaired.violations:
-        findings.append(
-            Finding(
-                v.code,
-                f"read only after a repair: {v.message}",
-                _LENIENT_SEVERITY.get(v.code, Severity.MEDIUM),
-                None,
-                _violation_span(text, v),
-            )
-        )
+    _add_repairs(text, repaired.violations, findings)
     return repaired.uri, _alignment(text, str(repaired.uri), repaired.violations)
 
 
@@ -171,7 +202,8 @@ def audit(uri: str | _Reference, *, registry: SchemeRegistry = DEFAULT_REGISTRY)
     ``uri`` is a :class:`~urikit.URI` (or IRI) or any text: text that is not
     a URI reference gives an ``invalid`` finding, the repairs a lenient parse
     needed, and whatever can still be said of its lenient reading.  Findings
-    are sorted by position.  ``registry`` gives the default ports (§3.2.3).
+    are sorted by position; a run of findings of one code on consecutive
+    characters is one finding.  ``registry`` gives the default ports (§3.2.3).
 
     >>> [f.code for f in audit("http://www.example.com&story=breaking_news@10.0.0.1/")]
     ['misleading-userinfo', 'internal-address']
@@ -190,29 +222,34 @@ def audit(uri: str | _Reference, *, registry: SchemeRegistry = DEFAULT_REGISTRY)
         where: Mapper = identity
     else:
         ref, where = _read(text, findings)
+    check_active_content(text, findings)
     if ref is not None:
-        check_reference(ref, registry, findings, where)
+        check_reference(ref, registry, findings, where, text)
     else:
         check_encoded(text, None, (0, len(text)), findings, identity)
         _salvage(text, registry, findings)
     _check_invisible(text, findings)
     check_differential(text, ref, where, registry, findings)
     unique = {(f.code, f.span, f.message): f for f in findings}
-    return sorted(unique.values(), key=lambda f: (f.span, f.code))
+    return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
 
 
-_INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]")
+_INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
 
 
 def _check_invisible(text: str, findings: list[Finding]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
     a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
     for match in _INVISIBLE_FORMAT.finditer(text):
+        run = match.group()
+        message = (
+            f"U+{ord(run[0]):04X}, an invisible or bidi formatting character: "
+            "the URI does not look like what it is"
+        )
         findings.append(
             Finding(
                 "invisible-character",
-                f"U+{ord(match.group()):04X}, an invisible or bidi formatting character: "
-                "the URI does not look like what it is",
+                run_message(message, len(run), match.span()),
                 Severity.MEDIUM,
                 None,
                 match.span(),
@@ -241,13 +278,30 @@ def _salvage(text: str, registry: SchemeRegistry, findings: list[Finding]) -> No
         )
     scheme = match.group(1)
     prefix = f"{scheme}://" if scheme else "//"
-    try:
-        probe = URI(prefix + text[host_start:end])
-    except URIError:
+    probe = _probe(prefix, text[host_start:end])
+    if probe is None:
         return
     shift = host_start - len(prefix)
 
     def moved(span: tuple[int, int]) -> tuple[int, int]:
         return (span[0] + shift, span[1] + shift)
 
-    check_reference(probe, registry, findings, moved)
+    check_reference(probe, registry, findings, moved, text)
+
+
+def _probe(prefix: str, hostport: str) -> _Reference | None:
+    """``prefix`` and ``hostport`` read as a URI, else as an IRI, else without the
+    port (a port of full-width digits, say), else None."""
+    iri = _iri_class()
+    classes: list[type[_Reference]] = [URI] if iri is None else [URI, iri]
+    colon = hostport.rfind(":")
+    candidates = [hostport]
+    if colon >= 0 and "]" not in hostport[colon:]:
+        candidates.append(hostport[:colon])
+    for candidate in candidates:
+        for cls in classes:
+            try:
+                return cls(prefix + candidate)
+            except URIError:
+                continue
+    return None

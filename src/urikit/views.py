@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import URIError
-from .grammar import ALPHA, DIGIT
+from .grammar import ALPHA, DIGIT, PCT_ENCODED
 from .percent import percent_decode
 from .query import decode_query
 
@@ -33,9 +33,9 @@ __all__ = ["URN", "VIEWS", "Mailto", "News", "ftp_type", "mailto", "news", "urn"
 
 
 def _reference(uri: _Reference | str, scheme: str, rfc: str) -> _Reference:
-    from .uri import URI, _Reference
+    from .uri import URI
 
-    ref = uri if isinstance(uri, _Reference) else URI(uri)
+    ref = URI._coerce(uri)
     if ref.scheme is None or ref.scheme.lower() != scheme:
         raise URIError(f"not a {scheme}: URI ({rfc})", text=str(ref), position=0, rule="scheme")
     return ref
@@ -198,7 +198,7 @@ def ftp_type(uri: _Reference | str) -> str | None:
 
 # NID = (alphanum) 0*30(ldh) (alphanum)          ldh = alphanum / "-"
 _NID: Final = re.compile(f"[{ALPHA}{DIGIT}][{ALPHA}{DIGIT}-]{{0,30}}[{ALPHA}{DIGIT}]")
-_PCT: Final = re.compile("%[0-9A-Fa-f]{2}")
+_PCT: Final = re.compile(PCT_ENCODED)
 
 
 @dataclass(frozen=True)
@@ -271,9 +271,9 @@ VIEWS: Final[Mapping[str, Callable[[Any], object]]] = MappingProxyType(
 
 def view(uri: _Reference | str) -> object:
     """The scheme's view of ``uri`` (see :data:`VIEWS`), or ``None`` for other schemes."""
-    from .uri import URI, _Reference
+    from .uri import URI
 
-    ref = uri if isinstance(uri, _Reference) else URI(uri)
+    ref = URI._coerce(uri)
     scheme = ref.scheme
     function = VIEWS.get(scheme.lower()) if scheme is not None else None
     return None if function is None else function(ref)

@@ -8,6 +8,7 @@ dropped, and the exit status says whether any input failed.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -15,6 +16,20 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from ..errors import URIError
+
+
+def add_inputs(
+    parser: argparse.ArgumentParser, what: str, name: str = "uri", metavar: str | None = None
+) -> None:
+    """The positional inputs ``name``: ``what`` as arguments, else the lines of stdin."""
+    parser.add_argument(
+        name, nargs="*", metavar=metavar, help=f"{what} (default: one per line on stdin)"
+    )
+
+
+def add_json(parser: argparse.ArgumentParser, help: str = "one JSON object per input line") -> None:
+    """The ``--json`` option: records as JSON Lines (see :func:`run_json`)."""
+    parser.add_argument("--json", action="store_true", help=help)
 
 
 def inputs(values: Iterable[str] | None, stream: TextIO | None = None) -> Iterator[str]:

@@ -159,14 +159,15 @@ def register(subparsers: Any) -> None:
         help="report what in URIs deserves caution (RFC 3986 §7)",
         description="Audit each input for the security considerations of RFC 3986 §7: "
         "misleading userinfo, passwords, rare IPv4 formats, internal addresses, unusual "
-        "ports, encoded controls and dot-segments, invalid UTF-8, mixed-script hosts, and "
+        "ports, encoded controls and dot-segments, invalid UTF-8, mixed-script and "
+        "obfuscated hosts, active-content schemes (javascript:, data: of HTML), and "
         "differences from urllib.parse and WHATWG parsers. Invalid inputs are audited too. "
         "The URI is shown with its components coloured (on a terminal, unless NO_COLOR is "
         "set), passwords masked, then one finding per line. Exits 1 when any finding is at "
         "or above --fail-on.",
     )
-    parser.add_argument("uri", nargs="*", help="URIs (default: one per line on stdin)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_inputs(parser, "URIs")
+    _stream.add_json(parser)
     parser.add_argument(
         "--fail-on",
         default="info",

@@ -94,8 +94,8 @@ def register(subparsers: Any) -> None:
         "An undefined component is shown as (undefined), an empty one as ''. Passwords "
         "are masked unless --show-password is given.",
     )
-    parse.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
-    parse.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_inputs(parse, "URI references")
+    _stream.add_json(parse)
     parse.add_argument(
         "--show-password", action="store_true", help="do not mask the password in the userinfo"
     )
@@ -110,7 +110,7 @@ def register(subparsers: Any) -> None:
         "that cannot belong to a valid parse, the rule, and the reason. Exits 1 if any input "
         "is invalid.",
     )
-    validate.add_argument("uri", nargs="*", help="inputs (default: one per line on stdin)")
+    _stream.add_inputs(validate, "inputs")
     validate.add_argument(
         "--rule",
         default="URI-reference",
@@ -118,5 +118,5 @@ def register(subparsers: Any) -> None:
         metavar="RULE",
         help="the ABNF rule (default URI-reference), one of: %(choices)s",
     )
-    validate.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(validate)
     validate.set_defaults(run=_validate)

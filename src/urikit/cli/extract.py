@@ -127,10 +127,9 @@ def register(subparsers: Any) -> None:
         "is given (or FILE is -).",
     )
     parser.add_argument("file", nargs="*", metavar="FILE", help="text files (default: stdin)")
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="one JSON object per URI: file, start, end (character offsets of the URI text), "
+    _stream.add_json(
+        parser,
+        "one JSON object per URI: file, start, end (character offsets of the URI text), "
         "uri, text (the URI as written), violations",
     )
     parser.add_argument(
@@ -161,10 +160,8 @@ def register(subparsers: Any) -> None:
     links_parser.add_argument(
         "--base", required=True, metavar="URI", help="the retrieval URI of the document"
     )
-    links_parser.add_argument(
-        "--json",
-        action="store_true",
-        help="one JSON object per link: tag, attribute, raw, ok, uri, line, column, "
-        "violations, error",
+    _stream.add_json(
+        links_parser,
+        "one JSON object per link: tag, attribute, raw, ok, uri, line, column, violations, error",
     )
     links_parser.set_defaults(run=_links)

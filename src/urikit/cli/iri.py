@@ -38,9 +38,7 @@ def register(subparsers: Any) -> None:
         "percent-encodings and ASCII input are kept as they are. One output line per input "
         "line; exits 1 if any input is not a valid IRI reference.",
     )
-    to_uri.add_argument(
-        "reference", nargs="*", help="IRI references (default: one per line on stdin)"
-    )
+    _stream.add_inputs(to_uri, "IRI references", "reference")
     to_uri.add_argument(
         "--idna",
         action="store_true",
@@ -52,7 +50,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="put each component in Unicode Normalization Form C first (§3.1 step 1)",
     )
-    to_uri.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(to_uri)
     to_uri.set_defaults(run=_to_uri)
 
     to_iri = subparsers.add_parser(
@@ -63,13 +61,11 @@ def register(subparsers: Any) -> None:
         "invalid UTF-8, bidirectional formatting and other unsuitable characters stay "
         "percent-encoded. One output line per input line; exits 1 if any input is invalid.",
     )
-    to_iri.add_argument(
-        "reference", nargs="*", help="URI references (default: one per line on stdin)"
-    )
+    _stream.add_inputs(to_iri, "URI references", "reference")
     to_iri.add_argument(
         "--idna",
         action="store_true",
         help="convert xn-- labels of the host name to Unicode (ToUnicode) when valid",
     )
-    to_iri.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(to_iri)
     to_iri.set_defaults(run=_to_iri)

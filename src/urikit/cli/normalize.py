@@ -179,7 +179,7 @@ def register(subparsers: Any) -> None:
         "rules, IPv6 text per RFC 5952). With --unique, only the first URI of each "
         "equivalence class is written; later equivalent ones produce no output.",
     )
-    norm.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
+    _stream.add_inputs(norm, "URI references")
     norm.add_argument(
         "--level", choices=LEVELS, default="scheme", help="the rung (default: scheme)"
     )
@@ -191,7 +191,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="write each input as given, not its normal form (useful with --unique)",
     )
-    norm.add_argument("--json", action="store_true", help="one JSON object per output line")
+    _stream.add_json(norm, "one JSON object per output line")
     _add_steps(norm)
     norm.set_defaults(run=_normalize)
 
@@ -205,6 +205,6 @@ def register(subparsers: Any) -> None:
     )
     compare.add_argument("a", help="a URI reference")
     compare.add_argument("b", help="another URI reference")
-    compare.add_argument("--json", action="store_true", help="a JSON object")
+    _stream.add_json(compare, "a JSON object")
     _add_steps(compare)
     compare.set_defaults(run=_compare)

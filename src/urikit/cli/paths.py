@@ -60,11 +60,11 @@ def register(subparsers: Any) -> None:
         "Each path component is percent-encoded as data (UTF-8). A relative path or one "
         "containing NUL is an error. One output line per input line; exits 1 if any failed.",
     )
-    from_parser.add_argument("path", nargs="*", help="paths (default: one per line on stdin)")
+    _stream.add_inputs(from_parser, "paths", "path")
     from_parser.add_argument(
         "--flavor", choices=("posix", "windows"), default=None, help=f"path syntax: {_FLAVOR_HELP}"
     )
-    from_parser.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(from_parser)
     from_parser.set_defaults(run=_from_path)
 
     to_parser = subparsers.add_parser(
@@ -77,9 +77,9 @@ def register(subparsers: Any) -> None:
         "printable character of the path (such as a newline from %0A) written as a Python "
         "escape (\\n); --json gives the path exactly. Exits 1 if any failed.",
     )
-    to_parser.add_argument("uri", nargs="*", help="file: URIs (default: one per line on stdin)")
+    _stream.add_inputs(to_parser, "file: URIs")
     to_parser.add_argument(
         "--flavor", choices=("posix", "windows"), default=None, help=f"path syntax: {_FLAVOR_HELP}"
     )
-    to_parser.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(to_parser)
     to_parser.set_defaults(run=_to_path)

@@ -85,9 +85,7 @@ def register(subparsers: Any) -> None:
         "urikit resolve --spec rfc2396 http://a/b/c/d;p?q ../../../g",
     )
     parser.add_argument("base", metavar="BASE", help="the base URI (absolute)")
-    parser.add_argument(
-        "reference", metavar="REF", nargs="*", help="references (default: one per line on stdin)"
-    )
+    _stream.add_inputs(parser, "references", "reference", "REF")
     parser.add_argument(
         "--spec",
         choices=SPECS,
@@ -104,7 +102,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--iri", action="store_true", help="read BASE and REF as IRIs (RFC 3987 §6.5)"
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(parser)
     parser.set_defaults(run=_resolve)
 
     inverse = subparsers.add_parser(
@@ -120,11 +118,9 @@ def register(subparsers: Any) -> None:
         epilog="example: urikit relativize http://a/b/c/d;p?q http://a/b/g  (prints ../g)",
     )
     inverse.add_argument("base", metavar="BASE", help="the base URI (absolute)")
-    inverse.add_argument(
-        "target", metavar="TARGET", nargs="*", help="targets (default: one per line on stdin)"
-    )
+    _stream.add_inputs(inverse, "targets", "target", "TARGET")
     inverse.add_argument(
         "--iri", action="store_true", help="read BASE and TARGET as IRIs (RFC 3987)"
     )
-    inverse.add_argument("--json", action="store_true", help="one JSON object per input line")
+    _stream.add_json(inverse)
     inverse.set_defaults(run=_relativize)
