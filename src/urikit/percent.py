@@ -148,7 +148,9 @@ def _utf8(text: str) -> bytes:
     except UnicodeEncodeError as exc:
         raise URIError(
             "a lone surrogate has no UTF-8 encoding (RFC 3629, RFC 3986 §2.5)",
-            text=text, position=exc.start, rule="pct-encoded",
+            text=text,
+            position=exc.start,
+            rule="pct-encoded",
         ) from None
 
 

@@ -28,7 +28,8 @@ import importlib
 import re
 from typing import Final
 
-from ._checks import check_active_content, check_encoded, check_reference, check_userinfo
+from ._active import check_active_content
+from ._checks import check_encoded, check_reference, check_userinfo
 from ._differential import check_differential, differential_findings
 from ._findings import (
     INVISIBLE_FORMAT,

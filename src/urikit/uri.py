@@ -211,8 +211,10 @@ class _Reference:
         digits = port.lstrip("0")
         if len(digits) > 20:  # far beyond any port; int() refuses very long digit strings
             raise URIError(
-                f"a port of {len(port)} digits has no number", text=self._m.string,
-                position=self._m.start(5), rule="port",
+                f"a port of {len(port)} digits has no number",
+                text=self._m.string,
+                position=self._m.start(5),
+                rule="port",
             )
         return int(digits or "0")
 

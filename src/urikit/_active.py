@@ -1,0 +1,139 @@
+"""Active content: URLs that a browser runs or renders as a document (urikit.audit).
+
+RFC 3986 §7 does not list them, but a link checker or a redirect filter must:
+a ``javascript:`` URL runs in the page that holds it, and a ``data:`` URL with
+an HTML or SVG media type is a document of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+from urllib.parse import unquote
+
+from ._findings import Finding, Severity, quote
+
+__all__ = [
+    "ACTIVE_DOCUMENT_TYPES",
+    "LOCAL_CONTENT_SCHEMES",
+    "SCRIPT_SCHEMES",
+    "check_active_content",
+]
+
+#: Schemes whose URLs a browser runs as script in the page that holds the link
+#: (the URL Standard's "javascript:" URLs, and their historical relatives).
+SCRIPT_SCHEMES: Final = frozenset({"javascript", "vbscript", "livescript"})
+#: Schemes whose content a browser makes itself, so no host filter sees it: a
+#: ``blob:`` or ``filesystem:`` URL gets the origin of the page that made it.
+LOCAL_CONTENT_SCHEMES: Final = frozenset({"blob", "filesystem"})
+#: ``data:`` media types that a browser renders as a document able to run script
+#: (HTML, and XML, in which XHTML and SVG script elements run).
+ACTIVE_DOCUMENT_TYPES: Final = frozenset(
+    {
+        "text/html",
+        "application/xhtml+xml",
+        "image/svg+xml",
+        "text/xml",
+        "application/xml",
+        "text/xsl",
+        "application/xslt+xml",
+    }
+)
+#: Script media types besides those whose subtype names a script (``*script``).
+SCRIPT_MEDIA_TYPES: Final = frozenset({"text/jscript", "text/vbs"})
+#: What a browser deletes from a URL (URL Standard §4.4, basic URL parser).
+_STRIPPED: Final = frozenset(map(chr, range(0x21)))
+_DELETED: Final = frozenset("\t\n\r")
+_SCHEME_CHARS: Final = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
+)
+
+
+def _browser_scheme(text: str) -> tuple[str, int, int] | None:
+    """The scheme a browser reads in ``text``, with the index of its first
+    character and of its ":"; leading C0 controls and spaces are skipped and a
+    tab, CR or LF anywhere is deleted (URL Standard §4.4)."""
+    start = 0
+    while start < len(text) and text[start] in _STRIPPED:
+        start += 1
+    name: list[str] = []
+    for index in range(start, len(text)):
+        ch = text[index]
+        if ch in _DELETED:
+            continue
+        if ch == ":":
+            if name and name[0].isalpha():
+                return "".join(name).lower(), start, index
+            return None
+        if ch not in _SCHEME_CHARS:
+            return None
+        name.append(ch)
+    return None
+
+
+def _media_type(text: str, start: int) -> tuple[str, int]:
+    """The essence (``type/subtype``, lower case) of the media type of the ``data:``
+    URL whose header starts at ``start`` (RFC 2397 §3), and where it ends."""
+    chars: list[str] = []
+    end = start
+    while end < len(text) and text[end] not in ",#":
+        if text[end] not in _DELETED:
+            chars.append(text[end])
+        end += 1
+    header = unquote("".join(chars), errors="replace")
+    essence = header.partition(";")[0].strip(" \t\n\f\r").lower()
+    return "".join(essence.split()), end
+
+
+def _active_media_type(essence: str) -> bool:
+    subtype = essence.partition("/")[2]
+    return (
+        essence in ACTIVE_DOCUMENT_TYPES
+        or essence in SCRIPT_MEDIA_TYPES
+        or subtype.endswith("script")
+    )
+
+
+def check_active_content(text: str, findings: list[Finding]) -> None:
+    """``active-content-scheme``: a URL that a browser does not fetch but runs or
+    renders in place (``javascript:``, a ``data:`` URL of HTML, SVG, XML or
+    script), read as a browser reads the scheme, so that ``JaVaScRiPt:`` and
+    ``java<TAB>script:`` count."""
+    found = _browser_scheme(text)
+    if found is None:
+        return
+    scheme, start, colon = found
+    if scheme in SCRIPT_SCHEMES:
+        findings.append(
+            Finding(
+                "active-content-scheme",
+                f"a {scheme}: URL runs its text as script in the page that follows it "
+                "(cross-site scripting through a link or redirect)",
+                Severity.HIGH,
+                "scheme",
+                (start, colon),
+            )
+        )
+    elif scheme == "data":
+        essence, end = _media_type(text, colon + 1)
+        if _active_media_type(essence):
+            findings.append(
+                Finding(
+                    "active-content-scheme",
+                    f"a data: URL of media type {quote(essence)}: browsers render it as a "
+                    "document or run it as script, content that no server sent",
+                    Severity.HIGH,
+                    "scheme",
+                    (start, end),
+                )
+            )
+    elif scheme in LOCAL_CONTENT_SCHEMES:
+        findings.append(
+            Finding(
+                "active-content-scheme",
+                f"a {scheme}: URL names content made by a page in the browser, with that "
+                "page's origin: no server and no host filter sees it",
+                Severity.MEDIUM,
+                "scheme",
+                (start, colon),
+            )
+        )
