@@ -68,7 +68,12 @@ class URIError(ValueError):
         self.text = text
         self.position = position
         self.rule = rule
-        super().__init__(self._render())
+        super().__init__(reason)
+
+    def __str__(self) -> str:
+        # Rendered when shown, not when raised: code that catches and skips
+        # invalid input does not pay for the excerpt and caret.
+        return self._render()
 
     def _render(self) -> str:
         if self.text is None or self.position is None:
