@@ -453,3 +453,10 @@ def test_quick_path_agrees_on_real_urls() -> None:
             assert str(normalize(line, level=level)) == _full(line, level), line
         checked += 1
     assert checked > 1000
+
+
+def test_a_port_of_thousands_of_digits_is_kept_not_an_error() -> None:
+    # §3.2.3: port = *DIGIT; int() of such a string would fail, a comparison does not
+    text = "http://a:" + "1" * 5000 + "/"
+    assert str(normalize(text)) == text
+    assert str(normalize("http://a:" + "0" * 4000 + "80/x")) == "http://a/x"

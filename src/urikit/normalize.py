@@ -156,7 +156,7 @@ def _at_level(
             if port == "" or (
                 spec is not None
                 and spec.default_port is not None
-                and int(port) == spec.default_port
+                and port == str(spec.default_port)
             ):
                 port = None
         if host[:1] == "[" and host[1] not in "vV":
@@ -274,7 +274,7 @@ class _Tables:
             port = start[2]
             if port is not None:
                 spec = self.schemes.get(start[1])
-                if spec is not None and int(port) == spec.default_port:
+                if spec is not None and port.lstrip("0") == str(spec.default_port):
                     return None
         return self.with_root_path(text, start)
 
