@@ -388,7 +388,7 @@ open index.html in a browser. Version 1.2.3 fixes the bug in v1.2.2; Python
 
 You can reach me at john.smith@example.com or jane@example.org. (Fwd: the
 original message was sent by <jane@example.org> on Monday.) Subject: Update
-on the project. TODO: finish the report. PS: AT&T and Q&A are not links.
+on the project. Reminder: finish the report. PS: AT&T and Q&A are not links.
 
 He said "Note: this is important" and "hello, world"; she answered 'yes: no'.
 In mathematics, x < y and y > z; the set {a: 1, b: 2} is a map. Time: 9:00.
