@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["URI", "Repaired", "recompose"]
 
-_set: Final = object.__setattr__
 _new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
 
@@ -97,7 +96,7 @@ class _Reference:
         if m is None:
             raise locate(text, cls._grammar, cls._rule)
         self = _new(cls)
-        _set(self, "_m", m)
+        _store_match(self, m)
         return self
 
     @classmethod
@@ -108,7 +107,7 @@ class _Reference:
         result text and matches it once).
         """
         self = _new(cls)
-        _set(self, "_m", m)
+        _store_match(self, m)
         return self
 
     @classmethod
@@ -607,6 +606,10 @@ class _Reference:
 
         return to_path(self, flavor=flavor)
 
+
+# The slot's own setter: the one way past __setattr__, which refuses every change,
+# and the cheapest way to fill a new reference.
+_store_match: Final = _Reference.__dict__["_m"].__set__
 
 _GROUPS: Final = {
     "scheme": 1,
