@@ -30,7 +30,9 @@ def identity(span: tuple[int, int]) -> tuple[int, int]:
 
 
 class Severity(str, Enum):
-    """How much a finding matters, ordered ``info < low < medium < high``.
+    """How much a finding of ``audit`` matters (RFC 3986 §7).
+
+    Ordered ``info < low < medium < high``.
 
     A severity equals its name (``Severity.HIGH == "high"``) and compares with
     other severities and with those names.

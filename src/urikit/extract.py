@@ -53,7 +53,7 @@ __all__ = ["SUFFIX_TLDS", "Match", "extract"]
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One URI found in a text.
+    """One URI found in a text (RFC 3986 Appendix C).
 
     ``start`` and ``end`` are the span of the URI in the input (character
     offsets; delimiters and a ``URL:`` prefix excluded), ``text`` is

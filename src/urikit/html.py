@@ -44,7 +44,7 @@ __all__ = ["URL_ATTRIBUTES", "Link", "links"]
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """One link of an HTML document.
+    """One link of an HTML document, resolved by RFC 3986 §5.2.
 
     ``tag`` and ``attribute`` name where it was found (lower case); ``raw`` is
     the attribute value as written after character references are decoded
@@ -110,7 +110,7 @@ class _Found(NamedTuple):
 
 
 def links(html: str, base: _Reference | str) -> list[Link]:
-    """Every link of the document ``html``, resolved, in document order.
+    """Every link of the document ``html``, resolved (RFC 3986 §5.2), in document order.
 
     ``base`` is the retrieval URI of the document (an absolute URI); the first
     ``<base href>`` of the document, resolved against it, replaces it for all

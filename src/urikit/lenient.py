@@ -32,7 +32,7 @@ __all__ = ["Violation"]
 
 @dataclass(frozen=True)
 class Violation:
-    """One repair made by a lenient parse.
+    """One repair made by a lenient parse (RFC 3986 §2, Appendix C).
 
     ``code`` is stable: ``"surrounding-whitespace"``, ``"delimiters"``,
     ``"url-prefix"``, ``"embedded-whitespace"``, ``"whitespace"``,

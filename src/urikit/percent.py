@@ -251,7 +251,7 @@ def form_encode(data: str | bytes, *, encoding: str = "utf-8") -> str:
 
 
 def form_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict") -> str:
-    """Decode a form name or value: "+" is a space, then as :func:`percent_decode`.
+    """Decode a form name or value: "+" is a space (RFC 1630), then as :func:`percent_decode`.
 
     >>> form_decode("a+b%2Bc")
     'a b+c'

@@ -26,8 +26,9 @@ _R = TypeVar("_R", bound=_Reference)
 _UNRESERVED_RE: Final = re.compile(f"[{UNRESERVED}]")
 _UNRESERVED_RUN: Final = re.compile(f"[{UNRESERVED}]*")
 
-#: Query parameters that carry click and campaign tracking, not identity: data
-#: for ``remove_params``.  A trailing "*" matches every name with that prefix.
+#: Query parameters that carry click and campaign tracking, not identity: data for
+#: ``remove_params``, a protocol-based step (RFC 3986 §6.2.4).  A trailing "*"
+#: matches every name with that prefix.
 TRACKING_PARAMS: Final = (
     "utm_*",
     "fbclid",

@@ -63,7 +63,7 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
 
 
 class Repaired(NamedTuple):
-    """What a lenient parse returns: the reference and every repair it made."""
+    """What a lenient parse returns: the reference and every repair it made (Appendix C)."""
 
     uri: Any
     violations: list[Violation]
@@ -218,7 +218,7 @@ class _Reference:
         return int(digits or "0")
 
     def span(self, component: str) -> tuple[int, int] | None:
-        """Where ``component`` stands in the text, or ``None`` when it is undefined."""
+        """Where ``component`` (RFC 3986 §3) stands in the text, or ``None`` when undefined."""
         start, end = self._m.span(_GROUPS[component])
         return None if start < 0 else (start, end)
 
@@ -268,7 +268,7 @@ class _Reference:
 
     @property
     def ip(self) -> IPAddress | None:
-        """The ``ipaddress`` object of an IPv4 or IPv6 host (with its zone as scope ID)."""
+        """The ``ipaddress`` object of an IPv4 or IPv6 host (§3.2.2), zone ID as scope ID."""
         kind = self.host_type
         host = self._m.group(4)
         if kind == "ipv4":
@@ -461,7 +461,7 @@ class _Reference:
         fragment: str | None = _KEEP,
         encode: bool = False,
     ) -> Self:
-        """A new reference with some components changed; ``None`` removes one.
+        """A new reference with some components changed; ``None`` removes one (RFC 3986 §5.3).
 
         Changing ``userinfo``, ``host`` or ``port`` keeps the other two.  The
         result is validated as in :meth:`build`, and ``encode=True`` encodes
@@ -534,43 +534,43 @@ class _Reference:
     def query_param(
         self, name: str, default: str | None = None, *, codec: str = "form"
     ) -> str | None:
-        """The first value of parameter ``name``, or ``default``."""
+        """The first value of query parameter ``name`` (§3.4), or ``default``."""
         from .query import query_param
 
         return query_param(self, name, default, codec=codec)
 
     def query_param_all(self, name: str, *, codec: str = "form") -> list[str | None]:
-        """Every value of parameter ``name``, in order."""
+        """Every value of query parameter ``name`` (§3.4), in order."""
         from .query import query_param_all
 
         return query_param_all(self, name, codec=codec)
 
     def has_query_param(self, name: str, *, codec: str = "form") -> bool:
-        """Does the query have a parameter ``name``?"""
+        """Does the query (§3.4) have a parameter ``name``?"""
         from .query import has_query_param
 
         return has_query_param(self, name, codec=codec)
 
     def with_query_params(self, pairs: Any, *, codec: str = "form") -> Self:
-        """A new reference whose whole query is ``pairs`` (a mapping or ``(name, value)`` pairs)."""
+        """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
         from .query import with_query_params
 
         return with_query_params(self, pairs, codec=codec)
 
     def add_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
-        """A new reference with ``name=value`` appended; the rest is kept byte for byte."""
+        """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
         from .query import add_query_param
 
         return add_query_param(self, name, value, codec=codec)
 
     def set_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
-        """A new reference where ``name`` has the one value ``value``, at its first place."""
+        """A new reference where parameter ``name`` (§3.4) has one value, at its first place."""
         from .query import set_query_param
 
         return set_query_param(self, name, value, codec=codec)
 
     def remove_query_param(self, name: str, *, codec: str = "form") -> Self:
-        """A new reference without any parameter ``name``; the rest is kept byte for byte."""
+        """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
         from .query import remove_query_param
 
         return remove_query_param(self, name, codec=codec)
