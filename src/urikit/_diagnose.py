@@ -185,20 +185,30 @@ class _Walker:
         else:
             k, complete = ipv6_prefix(text, k)
             if complete and text.startswith("%", k):
-                if not text.startswith("%25", k):
-                    k += 2 if text.startswith("%2", k) else 1
-                    return Failure(k, "IPv6addrz", 'a zone ID is introduced by "%25" (RFC 6874)')
-                start = k + 3
-                k = self.scan(self.zone_run, start)
-                if k == start or (k < n and text[k] == "%"):
-                    return self.bad_percent(k, "ZoneID") or Failure(
-                        k, "ZoneID", "expected a zone ID (RFC 6874 §2)"
-                    )
+                zone = self.zone(k)
+                if isinstance(zone, Failure):
+                    return zone
+                k = zone
             elif not complete or k >= n or text[k] != "]":
                 return Failure(k, "IPv6address", "not a valid IPv6 address (§3.2.2)")
         if k >= n or text[k] != "]":
             return Failure(k, "IP-literal", 'expected "]" to close the IP literal')
         return k + 1
+
+    def zone(self, k: int) -> int | Failure:
+        """``"%25" ZoneID`` after an IPv6address that ends at ``k`` (RFC 6874 §2)."""
+        text, n = self.text, self.n
+        if not text.startswith("%25", k):
+            if k < n and text[k] == "%":
+                k += 2 if text.startswith("%2", k) else 1
+            return Failure(k, "IPv6addrz", 'a zone ID is introduced by "%25" (RFC 6874)')
+        start = k + 3
+        k = self.scan(self.zone_run, start)
+        if k == start or (k < n and text[k] == "%"):
+            return self.bad_percent(k, "ZoneID") or Failure(
+                k, "ZoneID", "expected a zone ID (RFC 6874 §2)"
+            )
+        return k
 
     def ipvfuture(self, k: int) -> int | Failure:
         """IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ), from the "v"."""
@@ -456,14 +466,4 @@ def _ipv6addrz(w: _Walker) -> int | Failure:
     k, complete = ipv6_prefix(text, 0)
     if not complete or k == n:
         return k if k < n else Failure(n, "IPv6addrz", "incomplete IPv6addrz")
-    if not text.startswith("%25", k):
-        if text[k] == "%":
-            k += 2 if text.startswith("%2", k) else 1
-        return Failure(k, "IPv6addrz", 'a zone ID is introduced by "%25" (RFC 6874)')
-    start = k + 3
-    k = w.scan(w.zone_run, start)
-    if k == start or (k < n and text[k] == "%"):
-        return w.bad_percent(k, "ZoneID") or Failure(
-            k, "ZoneID", "expected a zone ID (RFC 6874 §2)"
-        )
-    return k
+    return w.zone(k)
