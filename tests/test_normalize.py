@@ -14,6 +14,8 @@ from strategies import components, iri_references, recompose, uri_references
 from urikit import URI, URIError
 from urikit.iri import IRI
 from urikit.normalize import (
+    _CHANGING_TRIPLET,
+    _DEFAULT_TABLES,
     LEVELS,
     STEPS,
     TRACKING_PARAMS,
@@ -359,6 +361,51 @@ def test_quick_path_cases(text: str) -> None:
         assert str(normalize(text, level=level)) == _full(text, level)
 
 
+def _check_normal_match(text: str) -> bool:
+    """If a fast pattern accepts ``text``, it is a URI, the groups are the
+    grammar's, and, where normalize trusts the match, ``text`` is its own
+    normal form at every level."""
+    plain, encoded = _DEFAULT_TABLES.normal(text), _DEFAULT_TABLES.normal_encoded(text)
+    assert plain is None or encoded is not None, text
+    if encoded is None:
+        return False
+    full = URI._fullmatch(text)
+    assert full is not None, text
+    for fast in (plain, encoded):
+        assert fast is None or fast.groups() == full.groups(), text
+    trusted = "/." not in text and _CHANGING_TRIPLET.search(text) is None
+    if trusted and (encoded[6] or encoded[2] is None):
+        for level in LEVELS:
+            assert _full(text, level) == text
+    return True
+
+
+@given(uri_references())
+def test_fast_pattern_is_a_subset_of_the_grammar(text: str) -> None:
+    for candidate in (text, text.lower()):
+        _check_normal_match(candidate)
+
+
+@given(references())
+def test_fast_pattern_on_urls(text: str) -> None:
+    for candidate in (text, text.lower()):
+        _check_normal_match(candidate)
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [("http://a/b?c#d", True), ("tel:+1-201-555-0123", True), ("http://a", True),
+     ("http://a?q", True), ("foo:", True), ("http:///x", True),
+     ("http://A/", False), ("HTTP://a/", False), ("http://u@a/", False), ("http://a:80/", False),
+     ("http://[::1]/", False), ("file:///x", False), ("urn:a:b", False), ("mailto:a@b", False),
+     ("//a/b", False), ("a/b", False), ("http://a b/", False), ("http:a//b", True),
+     ("x:////b", True), ("http://a/%20?%C3%A9#%2F", True), ("http://a/%7e", True),
+     ("http://%61/", False), ("http://a/%2", False)],
+)  # fmt: skip
+def test_fast_pattern_cases(text: str, accepted: bool) -> None:
+    assert _check_normal_match(text) is accepted
+
+
 def test_quick_path_reports_errors_at_the_input() -> None:
     # Invalid input that looks like a URL with an empty path: the error is the input's.
     with pytest.raises(URIError) as info:
@@ -451,6 +498,7 @@ def test_quick_path_agrees_on_real_urls() -> None:
             continue
         for level in LEVELS:
             assert str(normalize(line, level=level)) == _full(line, level), line
+        _check_normal_match(line)
         checked += 1
     assert checked > 1000
 

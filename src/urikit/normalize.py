@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, overload
 
-from .grammar import UNRESERVED
+from .grammar import UNRESERVED, URI_GRAMMAR
 from .iri import IRI
 from .protocol_steps import (
     STEP_FUNCTIONS,
@@ -210,6 +210,35 @@ _AUTHORITY_START: Final = re.compile(
 )
 
 
+def _normal_reference(triplets: bool) -> str:
+    """A pattern for the common URI that is valid and already in normal form,
+    but for the "/" that an empty path may need at the scheme level (§6.2.3),
+    when it holds no "/." and no triplet that :data:`_CHANGING_TRIPLET` finds:
+    a lower-case scheme (the special schemes are excluded separately), no
+    userinfo or port, a lower-case reg-name host without "%" and a path that is
+    empty or rooted after it.  Path, query and fragment hold triplets only
+    with ``triplets``; the pattern without them is the faster one.
+
+    Its language is a subset of URI-reference and its groups are those of
+    :attr:`Grammar.reference <urikit.grammar.Grammar.reference>`, so a match
+    stands in for the full parse; the userinfo and port groups (3 and 5) are
+    there only to keep the numbering and never take part.
+    """
+    g = URI_GRAMMAR
+    if triplets:
+        path, query, fragment = g.sources["path"], g.sources["query"], g.sources["fragment"]
+    else:
+        path, query, fragment = (
+            f"[{chars}]*" for chars in (g.path_chars, g.query_chars, g.fragment_chars)
+        )
+    host = g.reg_name_chars.replace("A-Z", "")
+    never = "(?:(?!)())?"
+    return (
+        rf"{_SCHEME_START}(?://({never}([{host}]*){never})(?=[/?#]|\Z)|(?!//))"
+        rf"({path})(?:\?({query}))?(?:#({fragment}))?"
+    )
+
+
 def _changing_triplet_pattern() -> re.Pattern[str]:
     """A pattern that finds a triplet that §6.2.2.1 or §6.2.2.2 would rewrite."""
     changing: dict[str, str] = {}
@@ -230,11 +259,13 @@ class _Tables:
 
     ``schemes`` maps each lower-case name to its :class:`Scheme`; ``special``
     holds the names of the schemes with case rules of their own, which only
-    the full path applies; ``plain`` matches :data:`_PLAIN_START` for every
-    other scheme.
+    the full path applies; for every other scheme, ``plain`` matches
+    :data:`_PLAIN_START`, and ``normal`` and ``normal_encoded`` fully match
+    the patterns of :func:`_normal_reference` without and with triplets;
+    ``rooted`` holds the names of the schemes whose empty path is "/".
     """
 
-    __slots__ = ("plain", "registry", "schemes", "special")
+    __slots__ = ("normal", "normal_encoded", "plain", "registry", "rooted", "schemes", "special")
 
     def __init__(self, registry: SchemeRegistry) -> None:
         self.registry = registry
@@ -247,6 +278,13 @@ class _Tables:
         names = "|".join(re.escape(name) for name in sorted(self.special))
         exclude = f"(?!(?:{names}):)" if names else ""
         self.plain: Callable[[str], re.Match[str] | None] = re.compile(exclude + _PLAIN_START).match
+        self.normal, self.normal_encoded = (
+            re.compile(exclude + _normal_reference(triplets)).fullmatch
+            for triplets in (False, True)
+        )
+        self.rooted = frozenset(
+            name for name, spec in self.schemes.items() if spec.empty_path_is_root
+        )
 
     def quick_normal_form(self, text: str, rank: int) -> str | None:
         """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
@@ -391,13 +429,21 @@ def normalize(
     'http://example.com/'
     """
     if type(uri) is str and level == "scheme" and not steps:
-        # The call that dominates real use: a string that is already normal
-        # costs one parse and the first, cheapest case of the quick test.
+        # The call that dominates real use: a string that is already normal,
+        # but for the "/" of an empty path, costs one match of a simpler pattern.
         tables = _DEFAULT_TABLES if registry is DEFAULT_REGISTRY else _tables(registry)
-        if "%" not in uri and "/." not in uri:
-            start = tables.plain(uri)
-            if start is not None:
-                m = _match_uri(uri if start.lastindex == 1 else tables.with_root_path(uri, start))
+        if "/." not in uri:
+            if "%" not in uri:
+                m = tables.normal(uri)
+            elif _CHANGING_TRIPLET.search(uri) is None:
+                m = tables.normal_encoded(uri)
+            else:
+                m = None
+            if m is not None:
+                if m[6] or m[2] is None or m[1] not in tables.rooted:
+                    return _uri_from_match(m)
+                end = m.end(2)
+                m = tables.normal_encoded(uri[:end] + "/" + uri[end:])
                 if m is not None:
                     return _uri_from_match(m)
     rank = 2 if level == "scheme" else _RANK.get(level)
