@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import components, iri_references, recompose, uri_references
 
-from urikit import URI, URIError
+from urikit import URI, URIError, is_valid, resolve
 from urikit.iri import IRI
 from urikit.normalize import (
     _CHANGING_TRIPLET,
@@ -82,12 +82,40 @@ def test_rfc1630_examples() -> None:
 def test_rfc3986_6_2_2_3_path_segment_normalization() -> None:
     assert n("http://a/b/c/./../../g", "syntax") == "http://a/g"
     assert n("http://a/b/c/%2E%2E/d", "syntax") == "http://a/b/d"
-    # Relative references keep their dot-segments: they mean something only
-    # once resolved against a base (§5.2).
-    for ref in ("../a/./b", "./x", "/a/../b", "//h/./a/../b"):
-        assert n(ref, "scheme") == ref
     # An opaque path is not hierarchical (§1.2.3).
     assert n("data:text/plain,a/../b") == "data:text/plain,a/../b"
+
+
+@pytest.mark.parametrize(
+    ("ref", "expected"),
+    [("/a/../b", "/b"), ("//h/./a/../b", "//h/b"), ("/foo/bar/.", "/foo/bar/"),
+     ("./foo/bar", "foo/bar"), ("mid/content=5/../6", "mid/6"), ("a/./b/../b/%63", "a/b/c"),
+     ("../a/./b", "../a/b"), ("../foo/bar", "../foo/bar"), ("a/../../b/.", "../b/"),
+     (".", "./"), ("..", "../"), ("a/..", "./"), ("./a:b", "./a:b"), ("x/../a:b", "./a:b"),
+     (".//b", ".//b"), ("a/..//b", ".//b"), ("/a/..//b", "/.//b"), ("./a?q#f", "a?q#f"),
+     ("../x", "../x"), ("a/b", "a/b")],
+)  # fmt: skip
+def test_dot_segments_of_relative_references(ref: str, expected: str) -> None:
+    # §5.2.2 removes the dot-segments of a path after an authority or starting
+    # with "/" whatever the base; a relative path keeps the ".." above it.
+    for level in ("syntax", "scheme"):
+        assert n(ref, level) == expected
+    assert n(ref, "string") == ref
+
+
+_BASES = ("http://a/b/c/d;p?q", "http://a", "http://a/", "foo:/x/y/z/w", "http://a/b//c/")
+
+
+@given(st.lists(st.sampled_from([".", "..", "a", "", "b:c"]), max_size=8))
+def test_relative_dot_segments_keep_the_target(segments: list[str]) -> None:
+    text = "/".join(segments)
+    assume(is_valid(text))
+    ref = URI(text)
+    assume(ref.scheme is None and ref.authority is None)  # a relative-path reference
+    normal = normalize(ref, level="syntax")
+    assert normalize(normal, level="syntax") == normal
+    for base in _BASES:
+        assert resolve(base, normal) == resolve(base, ref), base
 
 
 def test_dot_segments_never_make_an_authority() -> None:

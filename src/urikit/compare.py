@@ -70,8 +70,9 @@ def equivalent(
 
     ``level`` and ``steps`` are those of :func:`~urikit.normalize`.  A string is
     parsed as a URI, or as an IRI when it holds non-ASCII characters.
-    Relative references are compared as they are; §6.1 advises resolving
-    them against their base first.
+    Relative references are compared by their normal forms, which keep their
+    targets (``/a/./b`` and ``/a/b`` are equivalent, ``../a`` and ``a`` are
+    not); §6.1 advises resolving them against their base first.
 
     >>> equivalent("http://example.com", "http://example.com:80/")
     True

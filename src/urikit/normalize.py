@@ -133,14 +133,16 @@ def _at_level(
         query = normalize_percent_encoding(query)
     if fragment is not None and "%" in fragment:
         fragment = normalize_percent_encoding(fragment)
-    # §6.2.2.3, for URIs (not relative references) whose path is hierarchical (§1.2.3).
-    if (
-        scheme is not None
-        and "." in path
-        and (host is not None or path[:1] == "/")
-        and _has_dot_segment(path)
-    ):
-        path = remove_dot_segments(path)
+    # §6.2.2.3.  Resolution applies remove_dot_segments to a path after an
+    # authority or beginning with "/" whatever the base (§5.2.2), so such a
+    # path loses its dot-segments in a relative reference too.  A relative-path
+    # reference keeps the ".." that climb above it.  After a scheme, a path with
+    # neither is not hierarchical (§1.2.3): its dots are data.
+    if "." in path and _has_dot_segment(path):
+        if host is not None or path[:1] == "/":
+            path = remove_dot_segments(path)
+        elif scheme is None:
+            path = _relative_path_dot_segments(path)
     if rank == 1:
         return scheme, userinfo, host, port, path, query, fragment
 
@@ -181,6 +183,40 @@ def _has_dot_segment(path: str) -> bool:
     if path[:1] != "." and "/." not in path:
         return False
     return any(segment == "." or segment == ".." for segment in path.split("/"))
+
+
+def _relative_path_dot_segments(path: str) -> str:
+    """The path of a relative-path reference (§4.2) with its dot-segments
+    removed, except the leading ".." segments, so that it resolves to the same
+    target against every base (§5.2.2, §5.2.4).
+
+    The result is never empty ("a/.." gives "./", not the same-document
+    reference), and "./" goes before a first segment that holds ":" (§4.2) or
+    is empty (it would read as "/" or "//").
+
+    >>> _relative_path_dot_segments("mid/content=5/../6")
+    'mid/6'
+    >>> _relative_path_dot_segments("./a/../../b/.")
+    '../b/'
+    """
+    segments = path.split("/")
+    kept: list[str] = []
+    climbs = 0
+    for segment in segments:
+        if segment == "..":
+            if kept:
+                kept.pop()
+            else:
+                climbs += 1
+        elif segment != ".":
+            kept.append(segment)
+    if segments[-1] in (".", ".."):
+        kept.append("")  # the target is a directory: keep its final "/"
+    if climbs:
+        return "../" * climbs + "/".join(kept)
+    if not kept[0] or ":" in kept[0]:
+        kept.insert(0, ".")
+    return "/".join(kept)
 
 
 def _ip_literal_syntax(host: str) -> str:
