@@ -350,16 +350,12 @@ class _Tables:
                 spec = self.schemes.get(start[1])
                 if spec is not None and port.lstrip("0") == str(spec.default_port):
                     return None
-        return self.with_root_path(text, start)
+        return self.with_root_path(text, start[1], start.end())
 
-    def with_root_path(self, text: str, start: re.Match[str]) -> str:
-        """``text`` with "/" for the empty path after the authority that
-        ``start`` matched, where its scheme says so (§6.2.3)."""
-        end = start.end()
-        if text[end : end + 1] == "/":
-            return text
-        spec = self.schemes.get(start[1])
-        if spec is None or not spec.empty_path_is_root:
+    def with_root_path(self, text: str, scheme: str, end: int) -> str:
+        """``text`` with "/" at ``end``, just after the authority, when the
+        path there is empty and ``scheme`` says that means "/" (§6.2.3)."""
+        if scheme not in self.rooted or text[end : end + 1] == "/":
             return text
         return text[:end] + "/" + text[end:]
 
@@ -478,8 +474,7 @@ def normalize(
             if m is not None:
                 if m[6] or m[2] is None or m[1] not in tables.rooted:
                     return _uri_from_match(m)
-                end = m.end(2)
-                m = tables.normal_encoded(uri[:end] + "/" + uri[end:])
+                m = tables.normal_encoded(tables.with_root_path(uri, m[1], m.end(2)))
                 if m is not None:
                     return _uri_from_match(m)
     rank = 2 if level == "scheme" else _RANK.get(level)
