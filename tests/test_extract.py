@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from urikit.cli import main
 from urikit.errors import URIError
-from urikit.extract import SUFFIX_TLDS, Match, extract
+from urikit.text.extract import SUFFIX_TLDS, Match, extract
 from urikit.schemes import DEFAULT_REGISTRY
 from urikit.uri import URI
 

@@ -16,7 +16,7 @@ import pytest
 
 from urikit.cli import main
 from urikit.errors import URIError
-from urikit.html import (
+from urikit.text.html import (
     URL_ATTRIBUTES,
     Link,
     decode_attribute,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from urikit import URI, URIError
-from urikit.redirect import is_safe_redirect, redirect_findings
+from urikit.security.redirect import is_safe_redirect, redirect_findings
 
 BASE = "https://example.com/login?next=x"
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from .compare import comparison_rung, equivalent
 from .datauri import DataURI, data_uri, parse_data
 from .errors import URIError
-from .extract import Match, extract
+from .text import Match, extract
 from .fileuri import from_path
-from .html import Link, links
+from .text import Link, links
 from .iri import IRI
 from .lenient import Violation
 from .normalize import normalize
@@ -23,7 +23,7 @@ from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .protocol_steps import TRACKING_PARAMS
 from .resolve import relativize, remove_dot_segments, resolve
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
-from .security import Finding, Severity, audit, is_safe_redirect, lenient_ipv4
+from .security.audit import Finding, Severity, audit, is_safe_redirect, lenient_ipv4
 from .uri import URI, Repaired
 from .validate import is_valid
 

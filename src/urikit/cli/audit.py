@@ -12,7 +12,7 @@ import argparse
 from typing import Any, Final
 
 from ..errors import URIError
-from ..security import Finding, Severity, audit, printable
+from ..security.audit import Finding, Severity, audit, printable
 from ..uri import URI
 from . import _stream
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import URIError
-from ..extract import extract
-from ..html import Link, links
+from ..text.extract import extract
+from ..text.html import Link, links
 from ..lenient import Violation
 from . import _stream
 

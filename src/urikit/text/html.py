@@ -34,10 +34,10 @@ from html.entities import html5
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
-from .errors import URIError
-from .lenient import Violation
-from .resolve import base_uri, resolve
-from .uri import URI, _Reference
+from ..errors import URIError
+from ..lenient import Violation
+from ..resolve import base_uri, resolve
+from ..uri import URI, _Reference
 
 __all__ = ["URL_ATTRIBUTES", "Link", "links"]
 

@@ -42,11 +42,11 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import URIError
-from .grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
-from .lenient import Violation
-from .schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .uri import URI
+from ..errors import URIError
+from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
+from ..lenient import Violation
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from ..uri import URI
 
 __all__ = ["SUFFIX_TLDS", "Match", "extract"]
 

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 from typing import Final
 from urllib.parse import unquote
 
-from ._differential import differential_findings
-from ._findings import Finding, Severity, quote
-from ._hosts import read_host
-from .errors import URIError
-from .schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .uri import URI, _Reference
+from .differential import differential_findings
+from .findings import Finding, Severity, quote
+from .hosts import read_host
+from ..errors import URIError
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from ..uri import URI, _Reference
 
 __all__ = ["is_safe_redirect", "redirect_findings"]
 
@@ -156,7 +156,7 @@ def redirect_findings(
     found = differential_findings(text, ref, registry)
     if found:
         return found
-    from .resolve import resolve
+    from ..resolve import resolve
 
     resolved = resolve(base_uri, ref)
     schemes = {s.lower() for s in allowed_schemes}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import unquote
 
-from ._findings import Finding, Severity, quote
+from .findings import Finding, Severity, quote
 
 __all__ = [
     "ACTIVE_DOCUMENT_TYPES",

@@ -7,8 +7,8 @@ import unicodedata
 from typing import Final
 from urllib.parse import unquote
 
-from ._findings import Finding, Mapper, Severity, printable, quote
-from ._hosts import (
+from .findings import Finding, Mapper, Severity, printable, quote
+from .hosts import (
     internal_reason,
     is_localhost_name,
     lenient_ipv4,
@@ -16,8 +16,8 @@ from ._hosts import (
     suspicious_labels,
     uts46_changes,
 )
-from .schemes import SchemeRegistry
-from .uri import _Reference
+from ..schemes import SchemeRegistry
+from ..uri import _Reference
 
 __all__ = ["check_encoded", "check_reference", "check_userinfo"]
 

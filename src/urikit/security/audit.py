@@ -28,10 +28,10 @@ import importlib
 import re
 from typing import Final
 
-from ._active import check_active_content
-from ._checks import check_encoded, check_reference, check_userinfo
-from ._differential import check_differential, differential_findings
-from ._findings import (
+from .active import check_active_content
+from .checks import check_encoded, check_reference, check_userinfo
+from .differential import check_differential, differential_findings
+from .findings import (
     INVISIBLE_FORMAT,
     Finding,
     Mapper,
@@ -41,12 +41,12 @@ from ._findings import (
     printable,
     run_message,
 )
-from ._hosts import lenient_ipv4
-from .errors import URIError
-from .lenient import Violation
+from .hosts import lenient_ipv4
+from ..errors import URIError
+from ..lenient import Violation
 from .redirect import is_safe_redirect, redirect_findings
-from .schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .uri import URI, _Reference
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from ..uri import URI, _Reference
 
 __all__ = [
     "Finding",
