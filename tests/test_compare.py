@@ -13,8 +13,10 @@ from strategies import iri_references, uri_references
 
 from urikit import URI, URIError
 from urikit.compare import RUNGS, comparison_rung, equivalent
-from urikit.iri import IRI
-from urikit.normalize import LEVELS, TRACKING_PARAMS, normalize
+from urikit import IRI
+from urikit import normalize
+from urikit.normalize import LEVELS
+from urikit.protocol_steps import TRACKING_PARAMS
 
 HERE = Path(__file__).parent
 VECTORS = json.loads((HERE / "vectors" / "normalization.json").read_text())

@@ -10,7 +10,7 @@ import pytest
 
 from urikit import URIError, Violation
 from urikit.bidi import bidi_violations, check_bidi, find_bidi_formatting
-from urikit.iri import IRI
+from urikit import IRI
 
 # alef to tav without the final forms
 HEBREW = "".join(
@@ -46,7 +46,7 @@ NOT_ALLOWED = {
 def test_4_4_allowed_examples(name: str) -> None:
     iri = IRI(bidi(ALLOWED[name]))
     assert bidi_violations(iri) == []
-    assert iri.bidi_violations() == []
+    assert iri.bidi_reports() == []
     check_bidi(iri)
 
 

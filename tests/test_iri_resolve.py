@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from urikit import URI, URIError
 from urikit.compare import equivalent
-from urikit.iri import IRI
-from urikit.normalize import normalize
-from urikit.resolve import relativize, resolve
+from urikit import IRI
+from urikit import normalize
+from urikit import relativize, resolve
 
 BASE = "http://\u4f8b\u3048.jp/b/c/d;p?q"
 

@@ -12,18 +12,9 @@ from hypothesis import strategies as st
 from strategies import components, iri_references, recompose, uri_references
 
 from urikit import URI, URIError, is_valid, resolve
-from urikit.iri import IRI
-from urikit.normalize import (
-    _CHANGING_TRIPLET,
-    _DEFAULT_TABLES,
-    LEVELS,
-    STEPS,
-    TRACKING_PARAMS,
-    _at_level,
-    _recompose,
-    normalize,
-    normalize_percent_encoding,
-)
+from urikit import IRI
+from urikit.normalize import LEVELS, normalize_percent_encoding
+from urikit.protocol_steps import STEPS, TRACKING_PARAMS
 from urikit.schemes import DEFAULT_REGISTRY, Scheme
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "normalization.json").read_text())
@@ -358,80 +349,6 @@ def test_steps_idempotent(text: str, steps: dict[str, Any]) -> None:
     once = normalize(text, **steps)
     assert normalize(once, **steps) == once
     assert URI(str(once)) == once
-
-
-def _full(text: str, level: str) -> str:
-    """The normal form by the full path alone, without the quick test."""
-    ref = URI(text)
-    return _recompose(_at_level(ref._m.groups(), LEVELS.index(level), DEFAULT_REGISTRY, False))
-
-
-@given(uri_references(), st.sampled_from(LEVELS))
-def test_quick_path_agrees_with_the_full_one(text: str, level: str) -> None:
-    assert str(normalize(URI(text), level=level)) == _full(text, level)
-    assert str(normalize(text, level=level)) == _full(text, level)
-
-
-@given(references(), st.sampled_from(LEVELS))
-def test_quick_path_agrees_on_urls(text: str, level: str) -> None:
-    for candidate in (text.lower(), text):
-        assert str(normalize(URI(candidate), level=level)) == _full(candidate, level)
-        assert str(normalize(candidate, level=level)) == _full(candidate, level)
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["http://a", "http://a?q", "http://a#f", "https://u@a.example", "file://h", "foo://a",
-     "mysql://h", "http://a/b/./c", "http://a/.well-known/x", "http://a/%41", "HTTP://a"],
-)  # fmt: skip
-def test_quick_path_cases(text: str) -> None:
-    for level in LEVELS:
-        assert str(normalize(text, level=level)) == _full(text, level)
-
-
-def _check_normal_match(text: str) -> bool:
-    """If a fast pattern accepts ``text``, it is a URI, the groups are the
-    grammar's, and, where normalize trusts the match, ``text`` is its own
-    normal form at every level."""
-    plain, encoded = _DEFAULT_TABLES.normal(text), _DEFAULT_TABLES.normal_encoded(text)
-    assert plain is None or encoded is not None, text
-    if encoded is None:
-        return False
-    full = URI._fullmatch(text)
-    assert full is not None, text
-    for fast in (plain, encoded):
-        assert fast is None or fast.groups() == full.groups(), text
-    trusted = "/." not in text and _CHANGING_TRIPLET.search(text) is None
-    if trusted and (encoded[6] or encoded[2] is None):
-        for level in LEVELS:
-            assert _full(text, level) == text
-    return True
-
-
-@given(uri_references())
-def test_fast_pattern_is_a_subset_of_the_grammar(text: str) -> None:
-    for candidate in (text, text.lower()):
-        _check_normal_match(candidate)
-
-
-@given(references())
-def test_fast_pattern_on_urls(text: str) -> None:
-    for candidate in (text, text.lower()):
-        _check_normal_match(candidate)
-
-
-@pytest.mark.parametrize(
-    ("text", "accepted"),
-    [("http://a/b?c#d", True), ("tel:+1-201-555-0123", True), ("http://a", True),
-     ("http://a?q", True), ("foo:", True), ("http:///x", True),
-     ("http://A/", False), ("HTTP://a/", False), ("http://u@a/", False), ("http://a:80/", False),
-     ("http://[::1]/", False), ("file:///x", False), ("urn:a:b", False), ("mailto:a@b", False),
-     ("//a/b", False), ("a/b", False), ("http://a b/", False), ("http:a//b", True),
-     ("x:////b", True), ("http://a/%20?%C3%A9#%2F", True), ("http://a/%7e", True),
-     ("http://%61/", False), ("http://a/%2", False)],
-)  # fmt: skip
-def test_fast_pattern_cases(text: str, accepted: bool) -> None:
-    assert _check_normal_match(text) is accepted
 
 
 def test_quick_path_reports_errors_at_the_input() -> None:

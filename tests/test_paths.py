@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urikit import URI, URIError
-from urikit.iri import IRI
+from urikit import IRI
 from urikit.paths import joinpath, parent, segments, sibling
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)) | st.sampled_from("/\\.%:?#"))

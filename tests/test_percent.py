@@ -195,7 +195,7 @@ def test_form_round_trip(data: str) -> None:
 def test_encoded_data_builds_a_uri(data: str) -> None:
     path, query = "/" + encode(data, "segment"), encode(data, "query")
     u = URI.build(scheme="s", host="h", path=path, query=query)
-    assert u.decode("query", errors="surrogatepass") == data
+    assert u.decoded("query", errors="surrogatepass") == data
 
 
 def test_bytes_are_octets_even_for_an_iri() -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from strategies import queries
 
 from urikit import URI, URIError
-from urikit.iri import IRI
+from urikit import IRI
 from urikit.query import (
     MAX_PARAMS,
     MAX_QUERY_LENGTH,

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urikit import URI, URIError
-from urikit.iri import IRI
-from urikit.resolve import relativize, remove_dot_segments, resolve
+from urikit import IRI
+from urikit import relativize, resolve
+from urikit.resolve import remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"
 

@@ -13,8 +13,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urikit import URI, URIError
-from urikit.iri import IRI
-from urikit.resolve import merge, remove_dot_segments, resolve
+from urikit import IRI
+from urikit import resolve
+from urikit.resolve import merge, remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"
 

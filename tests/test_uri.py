@@ -333,12 +333,12 @@ def test_str_subclass_is_accepted() -> None:
 def test_decode_accessor() -> None:
     u = URI("http://h/a%20b/c%2Fd?q=%C3%A9#%7E")
     assert u.path == "/a%20b/c%2Fd"
-    assert u.decode("path") == "/a b/c/d"
-    assert u.decode("query") == "q=é"
-    assert u.decode("fragment") == "~"
-    assert u.decode("userinfo") is None
+    assert u.decoded("path") == "/a b/c/d"
+    assert u.decoded("query") == "q=é"
+    assert u.decoded("fragment") == "~"
+    assert u.decoded("userinfo") is None
     with pytest.raises(ValueError):
-        u.decode("nonsense")
+        u.decoded("nonsense")
 
 
 # --- building and editing ----------------------------------------------------------------

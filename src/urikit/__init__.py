@@ -6,42 +6,33 @@ character for character), fast, and safe on hostile input.
 >>> from urikit import URI
 >>> URI("http://a/b/c/d;p?q").resolve("../g")
 URI('http://a/b/g')
+
+The names here are the whole everyday API.  Further tools live in documented
+modules: ``urikit.types`` (the option names), ``urikit.report``,
+``urikit.schemes``, ``urikit.text``, ``urikit.security``, ``urikit.datauri``
+and ``urikit.views``; ``docs/architecture.md`` draws how they stand on each other.
 """
 
 from __future__ import annotations
 
 from .compare import comparison_rung, equivalent
-from .datauri import DataURI, data_uri, parse_data
+from .datauri import data_uri, parse_data
 from .errors import URIError
-from .text import Match, extract
-from .fileuri import from_path
-from .text import Link, links
-from .iri import IRI
-from .lenient import Violation
-from .normalize import normalize
 from .percent import form_decode, form_encode, percent_decode, percent_encode
-from .protocol_steps import TRACKING_PARAMS
-from .resolve import relativize, remove_dot_segments, resolve
-from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
-from .security.audit import Finding, Severity, audit, is_safe_redirect, lenient_ipv4
-from .uri import URI, Repaired
+from .report import Report
+from .schemes import SchemeRegistry
+from .security import audit, is_safe_redirect
+from .text import extract, links
+from .uri import IRI, URI, Repaired, from_path, normalize, relativize, resolve, same_origin
 from .validate import is_valid
 
 __all__ = [
-    "DEFAULT_REGISTRY",
     "IRI",
-    "TRACKING_PARAMS",
     "URI",
-    "DataURI",
-    "Finding",
-    "Link",
-    "Match",
     "Repaired",
-    "Scheme",
+    "Report",
     "SchemeRegistry",
-    "Severity",
     "URIError",
-    "Violation",
     "audit",
     "comparison_rung",
     "data_uri",
@@ -52,14 +43,13 @@ __all__ = [
     "from_path",
     "is_safe_redirect",
     "is_valid",
-    "lenient_ipv4",
     "links",
     "normalize",
     "parse_data",
     "percent_decode",
     "percent_encode",
     "relativize",
-    "remove_dot_segments",
     "resolve",
+    "same_origin",
 ]
 __version__ = "0.1.0"

@@ -13,58 +13,60 @@ both IRIs to URIs ... eliminating escape differences"), so ``http://a/é`` and
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
-from .normalize import LEVELS, normalize
-from .protocol_steps import check_steps
+from .normalize import LEVELS
+from .protocol_steps import Steps, check_steps
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .uri import URI, _Reference
+from .types import Level
+from .uri import IRI, URI
 
-__all__ = ["RUNGS", "comparison_rung", "equivalent"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-#: The rungs :func:`comparison_rung` reports, lowest first; "protocol" is
-#: reached only through the opted-in protocol-based steps (§6.2.4).
-RUNGS: Final = (*LEVELS, "protocol")
+__all__ = ["RUNGS", "Rung", "comparison_rung", "equivalent"]
+
+#: A rung of the comparison ladder; "protocol" is reached only through the
+#: opted-in protocol-based steps (§6.2.4).
+Rung: TypeAlias = Literal["string", "syntax", "scheme", "protocol"]
+#: The rungs :func:`comparison_rung` reports, lowest first.
+RUNGS: Final[tuple[Rung, ...]] = ("string", "syntax", "scheme", "protocol")
 
 
-def _reference(value: _Reference | str) -> _Reference:
+def _reference(value: URI | IRI | str) -> URI | IRI:
     """A reference as given; a string is a URI, or an IRI when it is not ASCII."""
-    if isinstance(value, _Reference):
+    if isinstance(value, (URI, IRI)):
         return value
     if isinstance(value, str) and not value.isascii():
-        from .iri import IRI
-
         return IRI(value)
     return URI(value)
 
 
-def _uri_form(ref: _Reference, unicode: str | None = None) -> _Reference:
+def _uri_form(ref: URI | IRI, unicode: Any = None) -> URI:
     """The URI an IRI maps to (RFC 3987 §3.1), after the ``unicode`` step if any."""
-    if not type(ref)._grammar.iri:
+    if isinstance(ref, URI):
         return ref
-    from .iri import iri_to_uri
-
     if unicode is not None:
-        ref = normalize(ref, level="string", unicode=unicode)
-    return iri_to_uri(ref)
+        ref = ref.normalize(level="string", unicode=unicode)
+    return ref.to_uri()
 
 
 def _protocol_form(
-    ref: _Reference, level: str, registry: SchemeRegistry, steps: dict[str, Any]
+    ref: URI | IRI, level: Level, registry: SchemeRegistry, steps: dict[str, Any]
 ) -> str:
     """The normal form at ``level`` with ``steps``, of the URI form of ``ref``."""
     rest = {name: value for name, value in steps.items() if name != "unicode"}
     uri = _uri_form(ref, steps.get("unicode"))
-    return str(normalize(uri, level=level, registry=registry, **rest))
+    return str(uri.normalize(level=level, registry=registry, **rest))
 
 
 def equivalent(
-    a: _Reference | str,
-    b: _Reference | str,
+    a: URI | IRI | str,
+    b: URI | IRI | str,
     *,
-    level: str = "scheme",
+    level: Level = "scheme",
     registry: SchemeRegistry = DEFAULT_REGISTRY,
-    **steps: Any,
+    **steps: Unpack[Steps],
 ) -> bool:
     """Do ``a`` and ``b`` have the same normal form at ``level`` (RFC 3986 §6.2)?
 
@@ -91,17 +93,17 @@ def equivalent(
     if level == "string":
         return False
     uri_a, uri_b = _uri_form(ref_a), _uri_form(ref_b)
-    options: dict[str, Any] = {"level": level, "registry": registry}
-    return str(normalize(uri_a, **options)) == str(normalize(uri_b, **options))
+    form_a = uri_a.normalize(level=level, registry=registry)
+    return str(form_a) == str(uri_b.normalize(level=level, registry=registry))
 
 
 def comparison_rung(
-    a: _Reference | str,
-    b: _Reference | str,
+    a: URI | IRI | str,
+    b: URI | IRI | str,
     *,
     registry: SchemeRegistry = DEFAULT_REGISTRY,
-    **steps: Any,
-) -> str | None:
+    **steps: Unpack[Steps],
+) -> Rung | None:
     """The first rung of the comparison ladder at which ``a`` and ``b`` are equal.
 
     ``"string"`` (§6.2.1), ``"syntax"`` (§6.2.2), ``"scheme"`` (§6.2.3), or
@@ -121,8 +123,8 @@ def comparison_rung(
     uri_a, uri_b = _uri_form(ref_a), _uri_form(ref_b)
     # Each level includes the one below, so each rung starts from the last forms.
     for level in LEVELS[1:]:
-        uri_a = normalize(uri_a, level=level, registry=registry)
-        uri_b = normalize(uri_b, level=level, registry=registry)
+        uri_a = uri_a.normalize(level=level, registry=registry)
+        uri_b = uri_b.normalize(level=level, registry=registry)
         if str(uri_a) == str(uri_b):
             return level
     if active:

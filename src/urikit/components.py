@@ -8,9 +8,21 @@ absent and ``""`` when it is present but empty; the path is always a string.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import ipaddress
+from typing import Any, NamedTuple
 
-__all__ = ["Parts", "compose_authority", "recompose"]
+from .errors import URIError
+from .grammar import Grammar
+from .percent import percent_encode
+
+__all__ = [
+    "Parts",
+    "check_structure",
+    "compose_authority",
+    "encode_data",
+    "recompose",
+    "split",
+]
 
 
 class Parts(NamedTuple):
@@ -32,6 +44,12 @@ class Parts(NamedTuple):
     def text(self) -> str:
         """The reference these components make (§5.3)."""
         return recompose(self.scheme, self.authority, self.path, self.query, self.fragment)
+
+
+def split(text: str, grammar: Grammar) -> Parts | None:
+    """The components of ``text`` read by ``grammar`` (RFC 3986 §4.1), or ``None``."""
+    m = grammar.reference.fullmatch(text)
+    return None if m is None else tuple.__new__(Parts, m.groups())
 
 
 def recompose(
@@ -62,3 +80,61 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
     if port is not None:
         authority += ":" + port
     return authority
+
+
+# -- building a reference from components (§3, §4.2) ----------------------------------
+
+
+def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
+    """Percent-encode the data components among ``components`` for their places."""
+    encoded = dict(components)
+    for name in ("userinfo", "path", "query", "fragment"):
+        value = components.get(name)
+        if value is not None:
+            encoded[name] = percent_encode(value, name, iri=iri)
+    if components.get("host") is not None:
+        encoded["host"] = _encode_host(components["host"], iri)
+    return encoded
+
+
+def _encode_host(host: str, iri: bool) -> str:
+    if host.startswith("["):
+        return host
+    if ":" in host:
+        try:
+            ipaddress.IPv6Address(host.partition("%")[0])
+        except ValueError:
+            pass
+        else:
+            address, sep, zone = host.partition("%")
+            return f"[{address}{'%25' + percent_encode(zone, 'unreserved') if sep else ''}]"
+    return percent_encode(host, "host", iri=iri)
+
+
+def check_structure(scheme: str | None, authority: str | None, path: str) -> None:
+    """The combinations of components that the grammar forbids (§3, §3.3, §4.2)."""
+    if authority is not None:
+        if path and path[0] != "/":
+            raise URIError(
+                'with an authority, the path must be empty or begin with "/" (§3.3)',
+                text=path,
+                position=0,
+                rule="path-abempty",
+            )
+    elif path.startswith("//"):
+        raise URIError(
+            'without an authority, a path cannot begin with "//" (§3.3)',
+            text=path,
+            position=1,
+            rule="path-absolute",
+        )
+    elif scheme is None:
+        first = path.split("/", 1)[0]
+        if ":" in first:
+            raise URIError(
+                "a colon in the first segment of a relative-path reference would read as a "
+                'scheme; begin the path with "./" (§4.2)',
+                text=path,
+                position=first.index(":"),
+                rule="path-noscheme",
+            )

@@ -10,30 +10,15 @@ such choice is listed in ``docs/deviations.md``.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from .components import Parts, recompose
+from .resolve import rooted_path
 
-from .resolve import SPECS, as_reference, rooted_path
-from .uri import _Reference
-
-__all__ = ["resolve_legacy", "resolve_rfc1630", "resolve_rfc2396"]
-
-Ref = TypeVar("Ref", bound=_Reference)
+__all__ = ["resolve_rfc1630", "resolve_rfc2396"]
 
 
-def resolve_legacy(base: Ref, ref: _Reference | str, *, strict: bool, spec: str) -> Ref:
-    """Resolve with the legacy profile ``spec`` (``base`` is an absolute URI already)."""
-    if spec == "rfc2396":
-        return resolve_rfc2396(base, ref, strict=strict)
-    if spec == "rfc1630":
-        return resolve_rfc1630(base, ref)
-    raise ValueError(f"unknown resolution spec {spec!r}; expected one of {', '.join(SPECS)}")
-
-
-def _document(base: _Reference) -> str:
+def _document(base: Parts) -> str:
     """The base without its fragment: the current document."""
-    text = base._m.string
-    start = base._m.start(8)
-    return text if start < 0 else text[: start - 1]
+    return recompose(base.scheme, base.authority, base.path, base.query, None)
 
 
 def _directory(authority: str | None, path: str) -> str:
@@ -57,7 +42,7 @@ def _recompose(
 # --- RFC 2396 §5.2 ---------------------------------------------------------------
 
 
-def resolve_rfc2396(base: Ref, ref: _Reference | str, *, strict: bool = True) -> Ref:
+def resolve_rfc2396(base: Parts, ref: Parts, *, strict: bool = True) -> str:
     """Resolve ``ref`` against ``base`` as RFC 2396 §5.2 specifies (Appendix C).
 
     Dot-segments are removed only from merged relative paths (step 6), a ".."
@@ -67,17 +52,22 @@ def resolve_rfc2396(base: Ref, ref: _Reference | str, *, strict: bool = True) ->
     ``strict=False`` applies the step 3 loophole: a scheme equal to the
     base's is dropped when the base is hierarchical.
     """
-    cls = type(base)
-    reference = as_reference(cls, ref)
-    b_scheme, b_authority, b_path = base._m.group(1, 2, 6)
-    scheme, authority, path, query, fragment = reference._m.group(1, 2, 6, 7, 8)
+    b_scheme, b_authority, b_path = str(base.scheme), base.authority, base.path
+    scheme, authority, path, query, fragment = (
+        ref.scheme,
+        ref.authority,
+        ref.path,
+        ref.query,
+        ref.fragment,
+    )
     # Step 2: a reference to the current document
     if path == "" and scheme is None and authority is None and query is None:
         text = _document(base)
-        return cls(text if fragment is None else text + "#" + fragment)
+        return text if fragment is None else text + "#" + fragment
     # Step 3: an absolute URI, unless the loophole applies
-    if scheme is not None and (strict or scheme.lower() != b_scheme.lower() or base.is_opaque):
-        return reference
+    opaque = b_authority is None and b_path[:1] != "/"
+    if scheme is not None and (strict or scheme.lower() != b_scheme.lower() or opaque):
+        return ref.text()
     # Step 4: a network-path inherits only the scheme
     if authority is None:
         authority = b_authority
@@ -85,7 +75,7 @@ def resolve_rfc2396(base: Ref, ref: _Reference | str, *, strict: bool = True) ->
         if path[:1] != "/":
             path = _merge_rfc2396(_directory(b_authority, b_path) + path)
     # Step 7
-    return cls(_recompose(b_scheme, authority, path, query, fragment))
+    return _recompose(b_scheme, authority, path, query, fragment)
 
 
 def _merge_rfc2396(buffer: str) -> str:
@@ -113,7 +103,7 @@ def _merge_rfc2396(buffer: str) -> str:
 # --- RFC 1630 "Partial (relative) form" ------------------------------------------
 
 
-def resolve_rfc1630(base: Ref, ref: _Reference | str) -> Ref:
+def resolve_rfc1630(base: Parts, ref: Parts) -> str:
     """Resolve the partial form ``ref`` in the context of ``base`` (RFC 1630).
 
     * Another scheme: the reference is absolute.  The same scheme is omitted,
@@ -128,27 +118,26 @@ def resolve_rfc1630(base: Ref, ref: _Reference | str) -> Ref:
     The fragment is split off first and kept; an empty partial form (the empty
     or a fragment-only reference) is the context document itself.
     """
-    cls = type(base)
-    reference = as_reference(cls, ref)
-    b_scheme, b_authority, b_path = base._m.group(1, 2, 6)
-    scheme, path, query, fragment = reference._m.group(1, 6, 7, 8)
-    text = reference._m.string
+    b_scheme, b_authority, b_path = str(base.scheme), base.authority, base.path
+    scheme, path, query, fragment = ref.scheme, ref.path, ref.query, ref.fragment
+    text = ref.text()
     if scheme is not None:
         if scheme.lower() != b_scheme.lower():
-            return reference
+            return text
         text = text[len(scheme) + 1 :]
     partial = text if fragment is None else text[: -len(fragment) - 1]
     if partial == "":
         context = _document(base)
-        return cls(context if fragment is None else context + "#" + fragment)
+        return context if fragment is None else context + "#" + fragment
     if partial[0] == "/":
         slashes = len(partial) - len(partial.lstrip("/"))
         context = _document(base)
-        end = base._m.end(6)  # slashes are looked for in the authority and path only
+        # slashes are looked for in the authority and path only
+        end = len(recompose(b_scheme, b_authority, b_path, None, None))
         cut = _run_of_slashes(context, len(b_scheme) + 1, end, slashes)
-        return cls(context[:cut] + text)
+        return context[:cut] + text
     path = _merge_rfc1630(_directory(b_authority, b_path) + path)
-    return cls(_recompose(b_scheme, b_authority, path, query, fragment))
+    return _recompose(b_scheme, b_authority, path, query, fragment)
 
 
 def _run_of_slashes(text: str, start: int, end: int, count: int) -> int:

@@ -20,30 +20,37 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, overload
+from typing import Final
 
-from .grammar import UNRESERVED, URI_GRAMMAR
-from .iri import IRI
+from .components import Parts, compose_authority, recompose, split
+from .grammar import IRI_GRAMMAR, UNRESERVED, URI_GRAMMAR
 from .protocol_steps import (
     STEP_FUNCTIONS,
-    STEPS,
-    TRACKING_PARAMS,
-    Components,
-    Parts,
+    Editable,
+    Steps,
     character_normalization,
     check_steps,
 )
 from .resolve import remove_dot_segments, rooted_path
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
-from .uri import URI, _Reference, compose_authority, recompose
+from .types import Level
 
-__all__ = ["LEVELS", "STEPS", "TRACKING_PARAMS", "normalize"]
-
-_R = TypeVar("_R", bound=_Reference)
+__all__ = [
+    "LEVELS",
+    "normalize",
+    "normalize_percent_encoding",
+    "scheme_based",
+    "syntax_based",
+    "triplet_changes",
+]
 
 #: The rungs of the ladder that ``normalize`` can climb to, lowest first (§6.2).
-LEVELS: Final = ("string", "syntax", "scheme")
-_RANK: Final = {name: rank for rank, name in enumerate(LEVELS)}
+LEVELS: Final[tuple[Level, ...]] = ("string", "syntax", "scheme")
+
+#: scheme, userinfo, host, port, path, query, fragment: the components being
+#: normalized; the host is None when there is no authority.
+Components = tuple[str | None, str | None, str | None, str | None, str, str | None, str | None]
+
 
 # --- character data, from the grammar module ----------------------------------
 
@@ -72,6 +79,11 @@ _TRIPLETS: Final = _triplet_table(fold=False)
 _TRIPLETS_FOLDED: Final = _triplet_table(fold=True)
 
 
+def triplet_changes() -> list[str]:
+    """The hex pairs whose triplet §6.2.2.1 or §6.2.2.2 rewrites."""
+    return [pair for pair, normal in _TRIPLETS.items() if normal != "%" + pair]
+
+
 def normalize_percent_encoding(text: str, *, fold_case: bool = False) -> str:
     """Percent-encoding normalization (RFC 3986 §6.2.2.2) with hex in upper case (§6.2.2.1).
 
@@ -94,31 +106,14 @@ def normalize_percent_encoding(text: str, *, fold_case: bool = False) -> str:
     return "".join(out)
 
 
-def _recompose(components: Components) -> str:
-    """Component recomposition (RFC 3986 §5.3)."""
-    scheme, userinfo, host, port, path, query, fragment = components
-    if host is not None:
-        return recompose(scheme, compose_authority(userinfo, host, port), path, query, fragment)
-    return recompose(scheme, None, rooted_path(path), query, fragment)
-
-
-_HOST_ONLY: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())
-
-
-def _at_level(
-    groups: tuple[Any, ...], rank: int, registry: SchemeRegistry, iri: bool
-) -> Components:
-    """The components of a parsed reference (its match groups) normalized to ``rank``."""
-    scheme, _, userinfo, host, port, path, query, fragment = groups
-    if rank == 0:
-        return scheme, userinfo, host, port, path, query, fragment
-
-    # §6.2.2 syntax-based normalization.
-    # §6.2.2.1: the scheme (§3.1) and the host (§3.2.2) are case-insensitive.
+# RFC 3986 6.2.2. Syntax-Based Normalization
+def syntax_based(c: Components) -> Components:
+    """The components brought to the syntax rung of the ladder (§6.2.2)."""
+    scheme, userinfo, host, port, path, query, fragment = c
+    # 6.2.2.1 Case Normalization: the scheme (§3.1) and the host (§3.2.2) are
+    # case-insensitive; the hex digits of triplets are upper case (with 6.2.2.2).
     if scheme is not None:
         scheme = scheme.lower()
-    if userinfo is not None and "%" in userinfo:
-        userinfo = normalize_percent_encoding(userinfo)
     if host:
         if host[0] == "[":
             host = _ip_literal_syntax(host)
@@ -126,29 +121,38 @@ def _at_level(
             host = host.lower()
         else:
             host = normalize_percent_encoding(host, fold_case=True)
-    # §6.2.2.2 everywhere else.
+    # 6.2.2.2 Percent-Encoding Normalization, in every other component.
+    if userinfo is not None and "%" in userinfo:
+        userinfo = normalize_percent_encoding(userinfo)
     if "%" in path:
         path = normalize_percent_encoding(path)
     if query is not None and "%" in query:
         query = normalize_percent_encoding(query)
     if fragment is not None and "%" in fragment:
         fragment = normalize_percent_encoding(fragment)
-    # §6.2.2.3.  Resolution applies remove_dot_segments to a path after an
-    # authority or beginning with "/" whatever the base (§5.2.2), so such a
-    # path loses its dot-segments in a relative reference too.  A relative-path
-    # reference keeps the ".." that climb above it.  After a scheme, a path with
-    # neither is not hierarchical (§1.2.3): its dots are data.
+    # 6.2.2.3 Path Segment Normalization.  Resolution applies remove_dot_segments
+    # to a path after an authority or beginning with "/" whatever the base
+    # (§5.2.2), so such a path loses its dot-segments in a relative reference
+    # too.  A relative-path reference keeps the ".." that climb above it.  After
+    # a scheme, a path with neither is not hierarchical (§1.2.3): its dots are data.
     if "." in path and _has_dot_segment(path):
         if host is not None or path[:1] == "/":
             path = remove_dot_segments(path)
         elif scheme is None:
             path = _relative_path_dot_segments(path)
-    if rank == 1:
-        return scheme, userinfo, host, port, path, query, fragment
+    return scheme, userinfo, host, port, path, query, fragment
 
-    # §6.2.3 scheme-based normalization, from the registry's data.
-    tables = _tables(registry)
-    spec = None if scheme is None else tables.schemes.get(scheme)
+
+# RFC 3986 6.2.3. Scheme-Based Normalization
+def scheme_based(c: Components, registry: SchemeRegistry = DEFAULT_REGISTRY) -> Components:
+    """Components at the syntax rung brought to the scheme rung (§6.2.3).
+
+    What a scheme allows comes from ``registry``: its default port, whether an
+    empty path means "/", the components it reads without case, and its own
+    rules (``mailto``, ``urn``, ``file``).
+    """
+    scheme, userinfo, host, port, path, query, fragment = c
+    spec = None if scheme is None else registry.get(scheme)
     if host is not None:
         if port is not None:
             # §3.2.3: an empty port, or the scheme's default, is omitted; the port
@@ -165,17 +169,20 @@ def _at_level(
             host = _ipv6_canonical(host)
         if path == "" and spec is not None and spec.empty_path_is_root:
             path = "/"
-    components = scheme, userinfo, host, port, path, query, fragment
-    if spec is not None and scheme in tables.special:
-        p = Parts(components, iri)
-        for component in spec.case_insensitive:
-            value = getattr(p, component)
-            if component != "host" and value is not None:
-                setattr(p, component, normalize_percent_encoding(value, fold_case=True))
-        for rule in spec.special_rules:
-            _SPECIAL_RULES[rule](p, spec)
-        components = p.components()
-    return components
+    c = scheme, userinfo, host, port, path, query, fragment
+    if spec is None or (not spec.special_rules and spec.case_insensitive in _HOST_ONLY):
+        return c
+    p = Editable(c, iri=False)
+    for component in spec.case_insensitive:
+        value = getattr(p, component)
+        if component != "host" and value is not None:
+            setattr(p, component, normalize_percent_encoding(value, fold_case=True))
+    for rule in spec.special_rules:
+        _SPECIAL_RULES[rule](p, spec)
+    return p.components()
+
+
+_HOST_ONLY: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())
 
 
 def _has_dot_segment(path: str) -> bool:
@@ -228,152 +235,6 @@ def _ip_literal_syntax(host: str) -> str:
     return "[" + address.lower() + sep + zone + "]"
 
 
-# --- what normalize precomputes from a registry ---------------------------------------
-
-# These patterns are sufficient tests for "nothing to rewrite" on text that is
-# parsed as well; they are not grammar rules.  Each matches the start of a URL
-# with a lower-case scheme (group 1) and, when there is an authority, a host
-# with no upper-case letter, IP literal or "%".  _PLAIN_START, the common case,
-# tried first: no userinfo and no port, and group 2 matches when the path is
-# empty; or no authority at all.  _AUTHORITY_START: any authority like that,
-# with its port (group 2) if it has one without leading zeros; the path
-# follows at ``end()``.
-_SCHEME_START: Final = r"([a-z][a-z0-9+.\-]*):"
-_HOST_START: Final = r"[^A-Z\[:/?#%@]*"
-_PLAIN_START: Final = rf"{_SCHEME_START}(?://{_HOST_START}(?:/|()(?=[?#]|\Z))|(?!//))"
-_AUTHORITY_START: Final = re.compile(
-    rf"{_SCHEME_START}//(?:[^/?#@]*@)?{_HOST_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
-)
-
-
-def _normal_reference(triplets: bool) -> str:
-    """A pattern for the common URI that is valid and already in normal form,
-    but for the "/" that an empty path may need at the scheme level (§6.2.3),
-    when it holds no "/." and no triplet that :data:`_CHANGING_TRIPLET` finds:
-    a lower-case scheme (the special schemes are excluded separately), no
-    userinfo or port, a lower-case reg-name host without "%" and a path that is
-    empty or rooted after it.  Path, query and fragment hold triplets only
-    with ``triplets``; the pattern without them is the faster one.
-
-    Its language is a subset of URI-reference and its groups are those of
-    :attr:`Grammar.reference <urikit.grammar.Grammar.reference>`, so a match
-    stands in for the full parse; the userinfo and port groups (3 and 5) are
-    there only to keep the numbering and never take part.
-    """
-    g = URI_GRAMMAR
-    if triplets:
-        path, query, fragment = g.sources["path"], g.sources["query"], g.sources["fragment"]
-    else:
-        path, query, fragment = (
-            f"[{chars}]*" for chars in (g.path_chars, g.query_chars, g.fragment_chars)
-        )
-    host = g.reg_name_chars.replace("A-Z", "")
-    never = "(?:(?!)())?"
-    return (
-        rf"{_SCHEME_START}(?://({never}([{host}]*){never})(?=[/?#]|\Z)|(?!//))"
-        rf"({path})(?:\?({query}))?(?:#({fragment}))?"
-    )
-
-
-def _changing_triplet_pattern() -> re.Pattern[str]:
-    """A pattern that finds a triplet that §6.2.2.1 or §6.2.2.2 would rewrite."""
-    changing: dict[str, str] = {}
-    for pair, normal in _TRIPLETS.items():
-        if normal != "%" + pair:
-            changing[pair[0]] = changing.get(pair[0], "") + pair[1]
-    return re.compile("%(?:" + "|".join(f"{hi}[{lo}]" for hi, lo in changing.items()) + ")")
-
-
-_CHANGING_TRIPLET: Final = _changing_triplet_pattern()
-# A complete "." or ".." segment (§3.3) of a path that begins with "/"; it may
-# also find one in the query or fragment, which only sends the text the long way.
-_DOT_SEGMENT: Final = re.compile(r"/\.\.?(?=[/?#]|\Z)")
-
-
-class _Tables:
-    """What normalization needs of one registry, computed once.
-
-    ``schemes`` maps each lower-case name to its :class:`Scheme`; ``special``
-    holds the names of the schemes with case rules of their own, which only
-    the full path applies; for every other scheme, ``plain`` matches
-    :data:`_PLAIN_START`, and ``normal`` and ``normal_encoded`` fully match
-    the patterns of :func:`_normal_reference` without and with triplets;
-    ``rooted`` holds the names of the schemes whose empty path is "/".
-    """
-
-    __slots__ = ("normal", "normal_encoded", "plain", "registry", "rooted", "schemes", "special")
-
-    def __init__(self, registry: SchemeRegistry) -> None:
-        self.registry = registry
-        self.schemes: dict[str, Scheme] = dict(registry.items())
-        self.special = frozenset(
-            name
-            for name, spec in self.schemes.items()
-            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
-        )
-        names = "|".join(re.escape(name) for name in sorted(self.special))
-        exclude = f"(?!(?:{names}):)" if names else ""
-        self.plain: Callable[[str], re.Match[str] | None] = re.compile(exclude + _PLAIN_START).match
-        self.normal, self.normal_encoded = (
-            re.compile(exclude + _normal_reference(triplets)).fullmatch
-            for triplets in (False, True)
-        )
-        self.rooted = frozenset(
-            name for name, spec in self.schemes.items() if spec.empty_path_is_root
-        )
-
-    def quick_normal_form(self, text: str, rank: int) -> str | None:
-        """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
-        it apart, or ``None`` when this quick test is unsure.
-
-        ``text`` itself when it is already normal: no triplet to rewrite, no
-        dot-segment, and a start that needs nothing.  With "/" after the
-        authority when only its empty path needs one (§6.2.3).  The full path
-        is the oracle: tests check that both agree.
-        """
-        if "%" in text and _CHANGING_TRIPLET.search(text):
-            return None
-        if "/." in text and _DOT_SEGMENT.search(text):
-            return None
-        start = self.plain(text)
-        if start is not None:
-            if start.lastindex == 1 or rank == 1:
-                return text
-        else:
-            start = _AUTHORITY_START.match(text)
-            if start is None or start[1] in self.special:
-                return None
-            if rank == 1:
-                return text
-            port = start[2]
-            if port is not None:
-                spec = self.schemes.get(start[1])
-                if spec is not None and port.lstrip("0") == str(spec.default_port):
-                    return None
-        return self.with_root_path(text, start[1], start.end())
-
-    def with_root_path(self, text: str, scheme: str, end: int) -> str:
-        """``text`` with "/" at ``end``, just after the authority, when the
-        path there is empty and ``scheme`` says that means "/" (§6.2.3)."""
-        if scheme not in self.rooted or text[end : end + 1] == "/":
-            return text
-        return text[:end] + "/" + text[end:]
-
-
-_DEFAULT_TABLES: Final = _Tables(DEFAULT_REGISTRY)
-_tables_cache: _Tables = _DEFAULT_TABLES
-
-
-def _tables(registry: SchemeRegistry) -> _Tables:
-    """The tables of ``registry``, computed once for the registry last used."""
-    global _tables_cache
-    if registry is DEFAULT_REGISTRY:
-        return _DEFAULT_TABLES
-    if _tables_cache.registry is not registry:
-        _tables_cache = _Tables(registry)
-    return _tables_cache
-
-
 # --- §6.2.3: IPv6 text and the registry's special rules --------------------------
 
 
@@ -386,7 +247,7 @@ def _ipv6_canonical(host: str) -> str:
     return "[" + text + sep + zone + "]"
 
 
-def _mailto_domain(p: Parts, spec: Scheme) -> None:
+def _mailto_domain(p: Editable, spec: Scheme) -> None:
     """RFC 6068 §2, RFC 5321 §2.4: the domain of each address folds case, the local part not."""
     if "@" not in p.path:
         return
@@ -399,14 +260,14 @@ def _mailto_domain(p: Parts, spec: Scheme) -> None:
     p.path = ",".join(addresses)
 
 
-def _urn_nid(p: Parts, spec: Scheme) -> None:
+def _urn_nid(p: Editable, spec: Scheme) -> None:
     """RFC 8141 §3.1: the "urn:" prefix (the scheme) and the NID fold case."""
     nid, colon, nss = p.path.partition(":")
     if colon:
         p.path = normalize_percent_encoding(nid, fold_case=True) + colon + nss
 
 
-def _file_localhost(p: Parts, spec: Scheme) -> None:
+def _file_localhost(p: Editable, spec: Scheme) -> None:
     """RFC 8089 §2: "localhost", an empty host and no authority all name the local
     machine; RFC 3986 §6.2.3 makes the empty authority the normal form."""
     if p.host is None:
@@ -416,107 +277,54 @@ def _file_localhost(p: Parts, spec: Scheme) -> None:
         p.host = ""
 
 
-_SPECIAL_RULES: Final[dict[str, Callable[[Parts, Scheme], None]]] = {
+_SPECIAL_RULES: Final[dict[str, Callable[[Editable, Scheme], None]]] = {
     "mailto-domain": _mailto_domain,
     "urn-nid": _urn_nid,
     "file-localhost": _file_localhost,
 }
 
 
-# --- the entry point ------------------------------------------------------------------
-
-# The parse that URI(text) makes, and the URI made from its match.
-_match_uri: Final = URI._fullmatch
-_uri_from_match: Final = URI._from_match
+# --- the ladder, and the protocol-based steps on top of it ---------------------------
 
 
-@overload
 def normalize(
-    uri: str, *, level: str = ..., registry: SchemeRegistry = ..., **steps: Any
-) -> URI: ...
-@overload
-def normalize(uri: _R, *, level: str = ..., registry: SchemeRegistry = ..., **steps: Any) -> _R: ...
-def normalize(
-    uri: _Reference | str,
+    parts: Parts,
     *,
-    level: str = "scheme",
+    level: Level = "scheme",
     registry: SchemeRegistry = DEFAULT_REGISTRY,
-    **steps: Any,
-) -> _Reference:
-    """The normal form of ``uri`` at ``level`` of the comparison ladder (RFC 3986 §6.2).
+    iri: bool = False,
+    steps: Steps | None = None,
+) -> str:
+    """The text of ``parts`` in the normal form of ``level`` (RFC 3986 §6.2).
 
     ``level`` is ``"scheme"`` (§6.2.3, the default), ``"syntax"`` (§6.2.2) or
-    ``"string"`` (§6.2.1: no change).  A ``str`` is parsed as a :class:`URI`; a
-    URI or IRI gives back its own type, except with ``idna="u-label"``, whose
-    display form is always an :class:`~urikit.iri.IRI`.  Scheme knowledge comes from
-    ``registry``.  Protocol-based steps (§6.2.4) run only when switched on:
-    ``unicode="NFC"|"NFKC"``, ``idna="a-label"|"u-label"``,
-    ``strip_host_dot=True``, ``remove_params=names or predicate``,
-    ``form_query=True``, ``sort_query=True``, ``drop_empty_query=True``,
-    ``drop_fragment=True``.
-
-    >>> str(normalize("eXAMPLE://a/./b/../b/%63/%7bfoo%7d"))
-    'example://a/b/c/%7Bfoo%7D'
-    >>> str(normalize("HTTP://Example.COM:80"))
-    'http://example.com/'
+    ``"string"`` (§6.2.1: no change).  ``iri`` says the reference is an IRI
+    (the rules are the same: only ASCII letters fold, RFC 3987 §5.3.2.1).
+    ``steps`` switches on protocol-based steps (§6.2.4, ``protocol_steps``);
+    with ``idna="u-label"`` the result holds U-labels, so only an IRI can hold it.
     """
-    if type(uri) is str and level == "scheme" and not steps:
-        # The call that dominates real use: a string that is already normal,
-        # but for the "/" of an empty path, costs one match of a simpler pattern.
-        tables = _DEFAULT_TABLES if registry is DEFAULT_REGISTRY else _tables(registry)
-        if "/." not in uri:
-            if "%" not in uri:
-                m = tables.normal(uri)
-            elif _CHANGING_TRIPLET.search(uri) is None:
-                m = tables.normal_encoded(uri)
-            else:
-                m = None
-            if m is not None:
-                if m[6] or m[2] is None or m[1] not in tables.rooted:
-                    return _uri_from_match(m)
-                m = tables.normal_encoded(tables.with_root_path(uri, m[1], m.end(2)))
-                if m is not None:
-                    return _uri_from_match(m)
-    rank = 2 if level == "scheme" else _RANK.get(level)
-    if rank is None:
+    if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    tables = _DEFAULT_TABLES if registry is DEFAULT_REGISTRY else _tables(registry)
-    if type(uri) is str:
-        if rank and not steps:
-            quick = tables.quick_normal_form(uri, rank)
-            if quick is not None:
-                # When the text does not match, the input is invalid too:
-                # parsing it below reports where.
-                m = _match_uri(quick)
-                if m is not None:
-                    return _uri_from_match(m)
-        ref: _Reference = URI(uri)
-    else:
-        ref = uri if isinstance(uri, _Reference) else URI(uri)
-        if rank and not steps:
-            text = ref._m.string
-            quick = tables.quick_normal_form(text, rank)
-            if quick is not None:
-                return ref if quick is text else type(ref)(quick)
-    result: type[_Reference] = type(ref)
-    if not steps:
-        components = _at_level(ref._m.groups(), rank, registry, result._grammar.iri)
-    else:
-        active = check_steps(steps)
-        if "unicode" in active:
-            ref = character_normalization(ref, active["unicode"])
-        if active.get("idna") == "u-label":
-            # U-labels are for display, and the display form of a URI is an IRI
-            # (RFC 3987 §3.2): only an IRI can hold them as characters.
-            result = IRI
-        iri = result._grammar.iri
-        p = Parts(_at_level(ref._m.groups(), rank, registry, iri), iri)
+    active = check_steps(steps or {})
+    if "unicode" in active:
+        text = character_normalization(parts.text(), active["unicode"])
+        grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
+        reparsed = split(text, grammar)
+        if reparsed is not None:
+            parts = reparsed
+    scheme, _, userinfo, host, port, path, query, fragment = parts
+    c: Components = (scheme, userinfo, host, port, path, query, fragment)
+    if level != "string":
+        c = syntax_based(c)
+        if level == "scheme":
+            c = scheme_based(c, registry)
+    if active:
+        p = Editable(c, iri=iri or active.get("idna") == "u-label")
         for name, function in STEP_FUNCTIONS.items():
             if name in active:
                 function(p, active[name])
-        components = p.components()
-    text = _recompose(components)
-    if text == ref._m.string and result is type(ref):
-        return ref
-    m = result._fullmatch(text)
-    return result(text) if m is None else result._from_match(m)
+        c = p.components()
+    scheme, userinfo, host, port, path, query, fragment = c
+    if host is not None:
+        return recompose(scheme, compose_authority(userinfo, host, port), path, query, fragment)
+    return recompose(scheme, None, rooted_path(path), query, fragment)

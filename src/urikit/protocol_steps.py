@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import Any, Final, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, TypedDict
 
 from .errors import URIError
 from .grammar import UNRESERVED
 from .percent import form_encode, percent_decode, percent_decode_bytes, percent_encode
-from .uri import _Reference
+from .types import IdnaForm, UnicodeForm
 
-__all__ = ["STEPS", "TRACKING_PARAMS"]
-
-_R = TypeVar("_R", bound=_Reference)
+__all__ = ["STEPS", "STEP_FUNCTIONS", "TRACKING_PARAMS", "Editable", "ParamFilter", "Steps"]
 
 _UNRESERVED_RE: Final = re.compile(f"[{UNRESERVED}]")
 _UNRESERVED_RUN: Final = re.compile(f"[{UNRESERVED}]*")
@@ -65,7 +63,7 @@ TRACKING_PARAMS: Final = (
 Components = tuple[str | None, str | None, str | None, str | None, str, str | None, str | None]
 
 
-class Parts:
+class Editable:
     """The components of one reference, for the rules and steps that edit them."""
 
     __slots__ = ("fragment", "host", "iri", "path", "port", "query", "scheme", "userinfo")
@@ -91,7 +89,7 @@ class Parts:
 # --- protocol-based steps (§6.2.4): each runs only when asked for ------------------
 
 
-def _step_idna(p: Parts, form: str) -> None:
+def _step_idna(p: Editable, form: str) -> None:
     """Hosts as A-labels or U-labels: IDNA 2008 with the UTS 46 mapping (``idna``)."""
     host = p.host
     if not host or host[0] == "[":
@@ -129,7 +127,7 @@ def _step_idna(p: Parts, form: str) -> None:
     p.host = percent_encode(".".join(labels), "host", iri=p.iri)
 
 
-def _step_strip_host_dot(p: Parts, on: bool) -> None:
+def _step_strip_host_dot(p: Editable, on: bool) -> None:
     """The trailing dot of a fully qualified domain name ("example.com.")."""
     host = p.host
     if on and host and host[-1] == "." and host[0] != "[":
@@ -144,16 +142,21 @@ def _name_of(piece: str) -> str:
     return name
 
 
-def _param_matcher(spec: Any) -> Callable[[str], bool]:
+#: Which parameters ``remove_params`` removes: a name, names (a trailing "*"
+#: matches every name with that prefix), or a predicate on the decoded name.
+ParamFilter = str | Iterable[str] | Callable[[str], bool]
+
+
+def _param_matcher(spec: ParamFilter) -> Callable[[str], bool]:
     if callable(spec):
-        return spec  # type: ignore[no-any-return]
+        return spec
     names = (spec,) if isinstance(spec, str) else tuple(spec)
     exact = frozenset(n for n in names if not n.endswith("*"))
     prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
     return lambda name: name in exact or name.startswith(prefixes)
 
 
-def _step_remove_params(p: Parts, spec: Any) -> None:
+def _step_remove_params(p: Editable, spec: ParamFilter | None) -> None:
     """Remove the parameters whose (form-decoded) names match; "?" goes with the last."""
     if not p.query or spec is None:
         return
@@ -170,7 +173,7 @@ def _form_canonical(text: str) -> str:
     return form_encode(percent_decode_bytes(text.replace("+", "%20")))
 
 
-def _step_form_query(p: Parts, on: bool) -> None:
+def _step_form_query(p: Editable, on: bool) -> None:
     """Re-encode each name and value of an application/x-www-form-urlencoded query."""
     if not on or not p.query:
         return
@@ -182,19 +185,19 @@ def _step_form_query(p: Parts, on: bool) -> None:
     p.query = "&".join(pieces)
 
 
-def _step_sort_query(p: Parts, on: bool) -> None:
+def _step_sort_query(p: Editable, on: bool) -> None:
     """Sort the "&"-separated parameters by name, stably (equal names keep their order)."""
     if on and p.query and "&" in p.query:
         p.query = "&".join(sorted(p.query.split("&"), key=lambda piece: piece.partition("=")[0]))
 
 
-def _step_drop_empty_query(p: Parts, on: bool) -> None:
+def _step_drop_empty_query(p: Editable, on: bool) -> None:
     """An empty query ("?" and nothing) is removed."""
     if on and p.query == "":
         p.query = None
 
 
-def _step_drop_fragment(p: Parts, on: bool) -> None:
+def _step_drop_fragment(p: Editable, on: bool) -> None:
     """The fragment is removed (RFC 3986 §6.1: exclude it to select a network action)."""
     if on:
         p.fragment = None
@@ -202,7 +205,7 @@ def _step_drop_fragment(p: Parts, on: bool) -> None:
 
 #: The protocol-based steps in the order they run; ``unicode`` runs before the
 #: level, on the text.  A new step is one more entry here.
-STEP_FUNCTIONS: Final[dict[str, Callable[[Parts, Any], None]]] = {
+STEP_FUNCTIONS: Final[dict[str, Callable[[Editable, Any], None]]] = {
     "idna": _step_idna,
     "strip_host_dot": _step_strip_host_dot,
     "remove_params": _step_remove_params,
@@ -217,7 +220,20 @@ STEPS: Final = ("unicode", *STEP_FUNCTIONS)
 _CHOICES: Final = {"idna": ("a-label", "u-label"), "unicode": ("NFC", "NFKC")}
 
 
-def check_steps(steps: dict[str, Any]) -> dict[str, Any]:
+class Steps(TypedDict, total=False):
+    """The protocol-based steps (§6.2.4) by name, each off unless given."""
+
+    unicode: UnicodeForm | None
+    idna: IdnaForm | None
+    strip_host_dot: bool
+    remove_params: ParamFilter | None
+    form_query: bool
+    sort_query: bool
+    drop_empty_query: bool
+    drop_fragment: bool
+
+
+def check_steps(steps: Mapping[str, object]) -> dict[str, Any]:
     """The steps that are on, with their values checked."""
     active: dict[str, Any] = {}
     for name, value in steps.items():
@@ -249,19 +265,18 @@ def check_steps(steps: dict[str, Any]) -> dict[str, Any]:
 _NON_ASCII_RUN: Final = re.compile(r"(?:(?<!%)(?<!%[0-9A-Fa-f])[A-Za-z0-9])?[^\x00-\x7f]+")
 
 
-def character_normalization(ref: _R, form: str) -> _R:
+def character_normalization(text: str, form: UnicodeForm) -> str:
     """NFC or NFKC applied to the characters of an IRI (RFC 3987 §5.3.2.2).
 
     ASCII delimiters never take part; an ASCII character that the Unicode
     normalization produces is kept only when unreserved and is otherwise
     percent-encoded, so the structure of the reference stays as it was.
     """
-    text = str(ref)
     if text.isascii():
-        return ref
+        return text
 
     def one_run(match: re.Match[str]) -> str:
-        run = unicodedata.normalize(form, match.group())  # type: ignore[arg-type]
+        run = unicodedata.normalize(form, match.group())
         if run.isascii() and _UNRESERVED_RUN.fullmatch(run):
             return run
         return "".join(
@@ -271,4 +286,4 @@ def character_normalization(ref: _R, form: str) -> _R:
             for ch in run
         )
 
-    return type(ref)(_NON_ASCII_RUN.sub(one_run, text))
+    return _NON_ASCII_RUN.sub(one_run, text)

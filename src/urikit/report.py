@@ -109,9 +109,7 @@ INVISIBLE_FORMAT: Final = (
     "\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
     "\u2060-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0"
 )
-_INVISIBLE: Final = re.compile(
-    f"[\x00-\x1f\x7f-\x9f{INVISIBLE_FORMAT}\ud800-\udfff\u2028\u2029]"
-)
+_INVISIBLE: Final = re.compile(f"[\x00-\x1f\x7f-\x9f{INVISIBLE_FORMAT}\ud800-\udfff\u2028\u2029]")
 
 
 def printable(text: str) -> str:

@@ -1,72 +1,144 @@
-"""The immutable URI value: parse, validate, recompose, classify, edit.
+"""The immutable value: URI and IRI references (RFC 3986 §4.1, RFC 3987 §2.2).
 
-A :class:`URI` is the input string and the offsets of its components, as
-matched by the RFC 3986 Appendix A grammar (``grammar.py``).  Components are
-read lazily from those offsets.  A component is ``None`` when its delimiter
-is absent and ``""`` when it is present but empty (RFC 3986 §5.3 keeps the
-two apart, and so do we).  ``str()`` is the input, character for character.
+A reference is the input string and the offsets of its components, as
+matched by the grammar (``grammar.py``).  Components are read lazily from
+those offsets.  A component is ``None`` when its delimiter is absent and
+``""`` when it is present but empty (RFC 3986 §5.3 keeps the two apart, and
+so do we).  ``str()`` is the input, character for character.
+
+The value contract:
+
+* ``==`` is simple string comparison (§6.2.1): a reference equals another
+  reference, URI or IRI, with the same text, and a ``str`` with the same text
+  (it *is* that text); ``hash`` is the hash of the text, so it agrees.
+  Equivalence beyond the text is :func:`urikit.equivalent`.
+* Ordering is the order of the texts, complete (``<``, ``<=``, ``>``, ``>=``)
+  against references and strings alike.
+* Values are immutable; :meth:`replace` makes a new one.
+
+The operations (§5 resolution, §6 normalization, query and path edits, the
+RFC 3987 mappings) are functions on component text one floor below
+(``docs/architecture.md``); the methods here are their convenient forms, with
+the same parameters.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeVar,
+    overload,
+)
+from urllib.parse import ParseResult, SplitResult
 
+from . import _fast, fileuri, legacy, lenient, mapping, paths
+from . import bidi as _bidi
+from . import normalize as _normalization
+from . import query as _query
+from . import resolve as _resolution
 from ._diagnose import locate
+from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .errors import URIError
-from .grammar import IPV4_ADDRESS, URI_GRAMMAR, Grammar
-from .percent import percent_decode, percent_encode
+from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .percent import percent_decode
+from .protocol_steps import ParamFilter
+from .report import Report
+from .schemes import DEFAULT_REGISTRY, SchemeRegistry
+from .types import (
+    Codec,
+    Component,
+    DecodeErrors,
+    Flavor,
+    HostType,
+    IdnaForm,
+    Kind,
+    Level,
+    Spec,
+    UnicodeForm,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-    from .iri import IRI
-    from .lenient import Violation
-
-__all__ = ["URI", "Repaired", "recompose"]
+__all__ = [
+    "IRI",
+    "URI",
+    "AnyURI",
+    "Origin",
+    "Repaired",
+    "from_path",
+    "normalize",
+    "relativize",
+    "resolve",
+    "same_origin",
+]
 
 _new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+QueryValue = str | int | float | bool | None
+QueryPairs = Mapping[str, QueryValue | Sequence[QueryValue]] | Iterable[tuple[str, QueryValue]]
+
+_R = TypeVar("_R", "URI", "IRI")
 
 
-def recompose(
-    scheme: str | None,
-    authority: str | None,
-    path: str,
-    query: str | None,
-    fragment: str | None,
-) -> str:
-    """Component recomposition, RFC 3986 §5.3."""
-    result = path
-    if authority is not None:
-        result = "//" + authority + result
-    if scheme is not None:
-        result = scheme + ":" + result
-    if query is not None:
-        result += "?" + query
-    if fragment is not None:
-        result += "#" + fragment
-    return result
+class Origin(NamedTuple):
+    """Where a request goes (RFC 6454 §4): the scheme, the host and the port."""
+
+    scheme: str
+    host: str
+    port: int | None
 
 
-def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
-    """authority = [ userinfo "@" ] host [ ":" port ]   (RFC 3986 §3.2)."""
-    authority = host
-    if userinfo is not None:
-        authority = userinfo + "@" + authority
-    if port is not None:
-        authority += ":" + port
-    return authority
+_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-class Repaired(NamedTuple):
-    """What a lenient parse returns: the reference and every repair it made (Appendix C)."""
+def _host_key(host: str) -> str:
+    """A host as origins compare it: lower case, IDNA A-labels for a name that is not ASCII."""
+    if host[0] == "[":
+        return host.translate(_ASCII_LOWER)
+    if "%" in host:
+        host = percent_decode(host, errors="surrogateescape")
+    if host.isascii():
+        return host.translate(_ASCII_LOWER)
+    import idna  # loaded only for internationalized names
 
-    uri: Any
-    violations: list[Violation]
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        return host.translate(_ASCII_LOWER)
+
+
+@dataclass(frozen=True)
+class Repaired(Generic[_R]):
+    """What a lenient parse returns: the reference and every repair made (Appendix C).
+
+    It unpacks like a pair: ``uri, reports = URI.lenient(text)``.
+    """
+
+    uri: _R
+    reports: list[Report]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.uri, self.reports))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.uri, self.reports)[index]
 
 
 class _Reference:
@@ -84,7 +156,7 @@ class _Reference:
     else:
         _fullmatch = URI_GRAMMAR.reference.fullmatch
 
-    def __new__(cls, text: str | _Reference) -> Self:
+    def __new__(cls, text: str | URI | IRI) -> Self:
         if type(text) is not str:
             if isinstance(text, _Reference):
                 text = text._m.string
@@ -101,19 +173,26 @@ class _Reference:
 
     @classmethod
     def _from_match(cls, m: re.Match[str]) -> Self:
-        """A reference from a full match of ``cls._fullmatch``, with no other check.
-
-        For the callers that already matched the text (resolution builds its
-        result text and matches it once).
-        """
+        """A reference from a full match of ``cls._fullmatch``, with no other check."""
         self = _new(cls)
         _store_match(self, m)
         return self
 
     @classmethod
-    def _coerce(cls, value: _Reference | str) -> _Reference:
-        """``value`` if it is already a URI or IRI, else ``cls(value)`` (which checks the type)."""
-        return value if isinstance(value, _Reference) else cls(value)
+    def _parse(cls, text: str) -> Self:
+        """``cls(text)`` for text an operation built: one match, which is also the check."""
+        m = cls._fullmatch(text)
+        if m is None:
+            raise locate(text, cls._grammar, cls._rule)
+        self = _new(cls)
+        _store_match(self, m)
+        return self
+
+    def _same(self, other: URI | IRI | str) -> Self:
+        """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
+        if type(other) is type(self):
+            return other  # type: ignore[return-value]
+        return type(self)(other)
 
     # -- the value ------------------------------------------------------------
 
@@ -123,6 +202,9 @@ class _Reference:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.redacted()!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(self._m.string, spec)
 
     def __eq__(self, other: object) -> bool:
         """Simple string comparison (RFC 3986 §6.2.1); see ``equivalent()`` for more."""
@@ -137,9 +219,20 @@ class _Reference:
         return result if result is NotImplemented else not result
 
     def __lt__(self, other: object) -> bool:
-        if isinstance(other, _Reference):
-            return self._m.string < other._m.string
-        return NotImplemented
+        text = _text_of(other)
+        return NotImplemented if text is None else self._m.string < text
+
+    def __le__(self, other: object) -> bool:
+        text = _text_of(other)
+        return NotImplemented if text is None else self._m.string <= text
+
+    def __gt__(self, other: object) -> bool:
+        text = _text_of(other)
+        return NotImplemented if text is None else self._m.string > text
+
+    def __ge__(self, other: object) -> bool:
+        text = _text_of(other)
+        return NotImplemented if text is None else self._m.string >= text
 
     def __hash__(self) -> int:
         return hash(self._m.string)
@@ -158,6 +251,11 @@ class _Reference:
 
     def __deepcopy__(self, memo: object) -> Self:
         return self
+
+    @property
+    def parts(self) -> Parts:
+        """All eight components at once (§3), as the RFC operations read them."""
+        return tuple.__new__(Parts, self._m.groups())
 
     # -- components (§3) ----------------------------------------------------------
 
@@ -217,13 +315,17 @@ class _Reference:
             )
         return int(digits or "0")
 
-    def span(self, component: str) -> tuple[int, int] | None:
+    def span(self, component: Component) -> tuple[int, int] | None:
         """Where ``component`` (RFC 3986 §3) stands in the text, or ``None`` when undefined."""
         start, end = self._m.span(_GROUPS[component])
         return None if start < 0 else (start, end)
 
-    def decode(
-        self, component: str = "path", *, encoding: str = "utf-8", errors: str = "strict"
+    def decoded(
+        self,
+        component: Component = "path",
+        *,
+        encoding: str = "utf-8",
+        errors: DecodeErrors = "strict",
     ) -> str | None:
         """``component`` with its percent-encodings decoded (§2.1, §2.4).
 
@@ -245,7 +347,7 @@ class _Reference:
     # -- hosts (§3.2.2) -------------------------------------------------------------
 
     @property
-    def host_type(self) -> str | None:
+    def host_type(self) -> HostType | None:
         """``"ipv6"``, ``"ipvfuture"``, ``"ipv4"`` or ``"reg-name"``; ``None`` with no host.
 
         A host that matches IPv4address is IPv4, not a reg-name: first-match-wins
@@ -297,7 +399,7 @@ class _Reference:
         return self._m.start(1) < 0
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> Kind:
         """The form of the reference (§4.1, §4.2).
 
         ``"uri"`` (it has a scheme), ``"network-path"`` (begins with "//"),
@@ -321,7 +423,7 @@ class _Reference:
         """Is the path hierarchical (§1.2.3)?  Every reference that is not opaque."""
         return not self.is_opaque
 
-    def is_same_document(self, base: _Reference | str | None = None) -> bool:
+    def is_same_document(self, base: URI | IRI | str | None = None) -> bool:
         """Is this a same-document reference (§4.4)?
 
         Without a base, the empty reference and fragment-only references are.
@@ -331,11 +433,104 @@ class _Reference:
         if base is None:
             text = self._m.string
             return text == "" or text[0] == "#"
-        from .resolve import resolve
-
-        target = resolve(base, self)
-        base_ref = base if isinstance(base, _Reference) else type(self)(base)
+        base_ref = self._same(base)
+        target = base_ref.resolve(self)
         return _without_fragment(target) == _without_fragment(base_ref)
+
+    # -- the names urllib.parse uses (docs/migration.md) -------------------------------
+
+    @property
+    def netloc(self) -> str:
+        """The authority, ``""`` when there is none: ``urllib.parse``'s ``netloc``."""
+        authority = self._m.group(2)
+        return "" if authority is None else authority
+
+    @property
+    def hostname(self) -> str | None:
+        """The host as ``urllib.parse`` gives it: ASCII letters lower-cased, an IP
+        literal without its brackets (and its zone ID decoded); ``None`` when
+        there is no host or it is empty."""
+        host = self._m.group(4)
+        if not host:
+            return None
+        if host[0] == "[":
+            host = host[1:-1].replace("%25", "%", 1)
+        return host.translate(_ASCII_LOWER)
+
+    @property
+    def username(self) -> str | None:
+        """The userinfo before its first ":" (§3.2.1), as written; ``None`` without userinfo."""
+        userinfo = self._m.group(3)
+        return None if userinfo is None else userinfo.partition(":")[0]
+
+    @property
+    def password(self) -> str | None:
+        """The userinfo after its first ":", as written; ``None`` when there is no ":".
+
+        RFC 3986 §3.2.1 deprecates passwords in URIs; see :meth:`redacted`.
+        """
+        userinfo = self._m.group(3)
+        if userinfo is None or ":" not in userinfo:
+            return None
+        return userinfo.partition(":")[2]
+
+    def to_urlsplit(self) -> SplitResult:
+        """The ``urllib.parse.SplitResult`` of this reference.
+
+        urllib writes an absent component as ``""``, so the difference between
+        absent and empty (§5.3) is lost: ``http://h/?`` and ``http://h/`` give
+        the same result.
+        """
+        scheme, authority, _, _, _, path, query, fragment = self._m.groups()
+        return SplitResult(scheme or "", authority or "", path, query or "", fragment or "")
+
+    @classmethod
+    def from_urlsplit(cls, parts: SplitResult | ParseResult) -> Self:
+        """A reference from a ``urllib.parse`` result, validated as :meth:`build` does.
+
+        urllib cannot tell an empty component from an absent one; ``""`` is
+        taken as absent, as its ``geturl()`` does.
+        """
+        path = parts.path
+        if isinstance(parts, ParseResult) and parts.params:
+            path += ";" + parts.params
+        return cls.build(
+            scheme=parts.scheme or None,
+            authority=parts.netloc or None,
+            path=path,
+            query=parts.query or None,
+            fragment=parts.fragment or None,
+        )
+
+    # -- origin ---------------------------------------------------------------------
+
+    @property
+    def effective_port(self) -> int | None:
+        """The port a client connects to: the port given, else the scheme's default
+        port (§3.2.3, §6.2.3; ``urikit.schemes``); ``None`` when neither is known."""
+        number = self.port_number
+        if number is not None:
+            return number
+        scheme = self._m.group(1)
+        if scheme is None or self._m.group(4) is None:
+            return None
+        spec = DEFAULT_REGISTRY.get(scheme)
+        return None if spec is None else spec.default_port
+
+    @property
+    def origin(self) -> Origin | None:
+        """The (scheme, host, port) a client talks to, compared as RFC 6454 §4 does.
+
+        The scheme and the host are lower-cased; a host with non-ASCII or
+        percent-encoded characters is written with IDNA A-labels (UTS #46), so
+        ``http://B\u00fccher.example`` and ``http://xn--bcher-kva.example:80``
+        have the same origin; the port is :meth:`effective_port`.  ``None`` for
+        a reference without a scheme or a host (its origin is opaque).
+        """
+        scheme, host = self._m.group(1, 4)
+        if scheme is None or not host:
+            return None
+        return Origin(scheme.lower(), _host_key(host), self.effective_port)
 
     # -- display --------------------------------------------------------------------
 
@@ -350,20 +545,21 @@ class _Reference:
             return m.string
         return m.string[: colon + 1] + mask + m.string[end:]
 
+    # -- reading real-world input (Appendix C) -------------------------------------
+
     @classmethod
-    def lenient(cls, text: str) -> Repaired:
+    def lenient(cls, text: str) -> Repaired[Self]:
         """Parse real-world input, repairing what can be repaired, and say what was.
 
         Surrounding white space, ``<...>`` or ``"..."`` delimiters and a ``URL:``
         prefix are removed (RFC 3986 Appendix C); characters the grammar
         forbids (space, non-ASCII, ``"<>\\^`{|}``, controls) and a "%" that
         starts no triplet are percent-encoded as UTF-8.  Returns
-        ``Repaired(uri, violations)``; what cannot be repaired raises
-        :class:`URIError`.
+        ``Repaired(uri, reports)``, one :class:`~urikit.report.Report` per
+        repair; what cannot be repaired raises :class:`URIError`.
         """
-        from .lenient import repair
-
-        return repair(cls, text)
+        repaired, reports = lenient.repair(text, iri=cls._grammar.iri)
+        return Repaired(cls(repaired), reports)
 
     # -- building and editing ----------------------------------------------------
 
@@ -401,7 +597,7 @@ class _Reference:
         if host is None and (userinfo is not None or port is not None):
             host = ""
         if encode:
-            data = _encode_data(
+            data = encode_data(
                 {
                     "userinfo": userinfo,
                     "host": host,
@@ -424,7 +620,7 @@ class _Reference:
                 path = first.replace(":", "%3A") + sep + rest
         if host is not None:
             authority = compose_authority(userinfo, host, port)
-        _check_structure(scheme, authority, path)
+        check_structure(scheme, authority, path)
         text = recompose(scheme, authority, path, query, fragment)
         result = cls(text)
         given: dict[str, str | None] = {
@@ -479,7 +675,7 @@ class _Reference:
         }
         changed = {name: value for name, value in given.items() if value is not _KEEP}
         if encode:
-            changed.update(_encode_data(changed, self._grammar.iri))
+            changed.update(encode_data(changed, self._grammar.iri))
         parts: dict[str, Any] = {
             k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed
         }
@@ -505,106 +701,268 @@ class _Reference:
             components["authority"] = self.authority
         return type(self).build(**components)
 
-    # -- operations that live in their own modules ----------------------------------
+    # -- resolution (§5.2) ---------------------------------------------------------
 
-    def resolve(self, ref: _Reference | str, *, strict: bool = True, spec: str = "rfc3986") -> Self:
-        """Resolve ``ref`` against this base URI (RFC 3986 §5.2); see ``urikit.resolve``."""
-        from .resolve import resolve
+    def resolve(self, ref: URI | IRI | str, *, strict: bool = True, spec: Spec = "rfc3986") -> Self:
+        """The target of ``ref`` resolved against this base (RFC 3986 §5.2).
 
-        return resolve(self, ref, strict=strict, spec=spec)
+        The base must be an absolute URI (a fragment on it is ignored, §5.1).
+        ``ref`` is read by this reference's grammar (URI or IRI), and the result
+        is of this class.  ``strict=False`` ignores a scheme in ``ref`` equal to
+        the base's (the §5.2.2 loophole: ``http:g`` gives ``http://a/b/c/g``).
+        ``spec`` selects the algorithm: ``"rfc3986"``, or the legacy
+        ``"rfc2396"`` (RFC 2396 §5.2) or ``"rfc1630"`` (RFC 1630 partial forms).
 
-    def relativize(self, target: _Reference | str) -> Self:
-        """The shortest reference that resolves against this base to ``target`` (§5.2, §4.2)."""
-        from .resolve import relativize
+        >>> str(URI("http://a/b/c/d;p?q").resolve("../g"))
+        'http://a/b/g'
+        """
+        base = self.parts
+        _resolution.check_base(base)
+        cls = type(self)
+        if spec == "rfc3986":
+            if cls is URI and type(ref) is str and (fast := _fast.target_text(self._m, ref)):
+                m = _match_uri(fast)
+                if m is not None:
+                    return cls._from_match(m)
+            text = _resolution.transform_references(base, self._same(ref).parts, strict=strict)
+        elif spec == "rfc2396":
+            text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
+        elif spec == "rfc1630":
+            text = legacy.resolve_rfc1630(base, self._same(ref).parts)
+        else:
+            raise ValueError(
+                f"unknown resolution spec {spec!r}; expected 'rfc3986', 'rfc2396' or 'rfc1630'"
+            )
+        return cls._parse(text)
 
-        return relativize(self, target)
+    def relativize(self, target: URI | IRI | str) -> Self:
+        """The shortest reference that resolves against this base to ``target`` (§5.2, §4.2).
 
-    def normalize(self, *, level: str = "scheme", **steps: Any) -> Self:
-        """The normal form at ``level`` of the §6.2 ladder; see ``urikit.normalize``."""
-        from .normalize import normalize
+        For every absolute ``target`` whose path has no dot-segments,
+        ``base.resolve(base.relativize(target)) == target`` exactly.  In general
+        the answer is the shortest ``r`` with ``base.resolve(r) ==
+        base.resolve(target)``: a relative ``target`` is taken relative to the
+        base, and a path with dot-segments (which no reference reaches, since
+        resolution removes them) is answered for the path without them.
 
-        return normalize(self, level=level, **steps)
+        >>> str(URI("http://a/b/c/d;p?q").relativize("http://a/b/g"))
+        '../g'
+        """
+        goal = self.resolve(target)
+        return type(self)._parse(_resolution.relativize(self.parts, goal.parts, self._grammar))
 
-    def query_params(self, codec: str = "form") -> list[tuple[str, str | None]]:
-        """The decoded ``(name, value)`` pairs of the query, in order; see ``urikit.query``."""
-        from .query import query_params
+    # -- normalization (§6.2) -------------------------------------------------------
 
-        return query_params(self, codec=codec)
+    @overload
+    def normalize(
+        self,
+        *,
+        level: Level = ...,
+        registry: SchemeRegistry = ...,
+        unicode: UnicodeForm | None = ...,
+        idna: Literal["a-label"] | None = ...,
+        strip_host_dot: bool = ...,
+        remove_params: ParamFilter | None = ...,
+        form_query: bool = ...,
+        sort_query: bool = ...,
+        drop_empty_query: bool = ...,
+        drop_fragment: bool = ...,
+    ) -> Self: ...
+    @overload
+    def normalize(
+        self,
+        *,
+        level: Level = ...,
+        registry: SchemeRegistry = ...,
+        unicode: UnicodeForm | None = ...,
+        idna: Literal["u-label"],
+        strip_host_dot: bool = ...,
+        remove_params: ParamFilter | None = ...,
+        form_query: bool = ...,
+        sort_query: bool = ...,
+        drop_empty_query: bool = ...,
+        drop_fragment: bool = ...,
+    ) -> IRI: ...
+    def normalize(
+        self,
+        *,
+        level: Level = "scheme",
+        registry: SchemeRegistry = DEFAULT_REGISTRY,
+        unicode: UnicodeForm | None = None,
+        idna: IdnaForm | None = None,
+        strip_host_dot: bool = False,
+        remove_params: ParamFilter | None = None,
+        form_query: bool = False,
+        sort_query: bool = False,
+        drop_empty_query: bool = False,
+        drop_fragment: bool = False,
+    ) -> URI | IRI:
+        """The normal form at ``level`` of the comparison ladder (RFC 3986 §6.2).
+
+        ``level`` is ``"scheme"`` (§6.2.3, the default), ``"syntax"`` (§6.2.2)
+        or ``"string"`` (§6.2.1: no change); scheme knowledge comes from
+        ``registry``.  The protocol-based steps (§6.2.4) run only when switched
+        on: ``unicode="NFC"|"NFKC"``, ``idna="a-label"|"u-label"``,
+        ``strip_host_dot``, ``remove_params`` (names, ``"utm_*"`` prefixes or a
+        predicate), ``form_query``, ``sort_query``, ``drop_empty_query``,
+        ``drop_fragment``; ``docs/normalization.md`` says what each one risks.
+        The result has this reference's type, except with ``idna="u-label"``,
+        whose display form is always an :class:`IRI` (RFC 3987 §3.2).
+
+        >>> str(URI("eXAMPLE://a/./b/../b/%63/%7bfoo%7d").normalize())
+        'example://a/b/c/%7Bfoo%7D'
+        """
+        steps = {
+            "unicode": unicode,
+            "idna": idna,
+            "strip_host_dot": strip_host_dot,
+            "remove_params": remove_params,
+            "form_query": form_query,
+            "sort_query": sort_query,
+            "drop_empty_query": drop_empty_query,
+            "drop_fragment": drop_fragment,
+        }
+        if not any(value not in (None, False) for value in steps.values()):
+            if level not in ("syntax", "scheme"):
+                if level == "string":
+                    return self
+            else:
+                text = self._m.string
+                quick = _fast.quick_normal_form(text, level, registry)
+                if quick is not None:
+                    return self if quick is text else type(self)._parse(quick)
+            text = _normalization.normalize(
+                self.parts, level=level, registry=registry, iri=self._grammar.iri
+            )
+        else:
+            text = _normalization.normalize(
+                self.parts,
+                level=level,
+                registry=registry,
+                iri=self._grammar.iri,
+                steps=steps,  # type: ignore[arg-type]
+            )
+        result: type[URI | IRI] = IRI if idna == "u-label" else type(self)
+        if text == self._m.string and result is type(self):
+            return self
+        return result._parse(text)
+
+    # -- the query (§3.4) --------------------------------------------------------------
+
+    def query_params(
+        self,
+        codec: Codec = "form",
+        *,
+        errors: DecodeErrors = "strict",
+        max_params: int = _query.MAX_PARAMS,
+        max_length: int = _query.MAX_QUERY_LENGTH,
+    ) -> list[tuple[str, str | None]]:
+        """The decoded ``(name, value)`` pairs of the query, in order (§3.4).
+
+        ``codec="form"`` reads "+" as a space (HTML forms); ``"rfc3986"`` does
+        not.  A name without "=" has the value ``None``.
+        """
+        return _query.query_params(
+            self.query, codec, errors=errors, max_params=max_params, max_length=max_length
+        )
 
     def query_param(
-        self, name: str, default: str | None = None, *, codec: str = "form"
+        self,
+        name: str,
+        default: str | None = None,
+        *,
+        codec: Codec = "form",
+        errors: DecodeErrors = "strict",
     ) -> str | None:
         """The first value of query parameter ``name`` (§3.4), or ``default``."""
-        from .query import query_param
+        return _query.query_param(self.query, name, default, codec=codec, errors=errors)
 
-        return query_param(self, name, default, codec=codec)
-
-    def query_param_all(self, name: str, *, codec: str = "form") -> list[str | None]:
+    def query_param_all(
+        self, name: str, *, codec: Codec = "form", errors: DecodeErrors = "strict"
+    ) -> list[str | None]:
         """Every value of query parameter ``name`` (§3.4), in order."""
-        from .query import query_param_all
+        return _query.query_param_all(self.query, name, codec=codec, errors=errors)
 
-        return query_param_all(self, name, codec=codec)
-
-    def has_query_param(self, name: str, *, codec: str = "form") -> bool:
+    def has_query_param(self, name: str, *, codec: Codec = "form") -> bool:
         """Does the query (§3.4) have a parameter ``name``?"""
-        from .query import has_query_param
+        return _query.has_query_param(self.query, name, codec=codec)
 
-        return has_query_param(self, name, codec=codec)
-
-    def with_query_params(self, pairs: Any, *, codec: str = "form") -> Self:
+    def with_query_params(self, pairs: QueryPairs, *, codec: Codec = "form") -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
-        from .query import with_query_params
+        query = _query.with_query_params(pairs, codec=codec, iri=self._grammar.iri)
+        return self._with_query(query)
 
-        return with_query_params(self, pairs, codec=codec)
-
-    def add_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
+    def add_query_param(
+        self, name: str, value: QueryValue | Sequence[QueryValue], *, codec: Codec = "form"
+    ) -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
-        from .query import add_query_param
+        query = _query.add_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
+        return self._with_query(query)
 
-        return add_query_param(self, name, value, codec=codec)
+    def set_query_param(
+        self, name: str, value: QueryValue | Sequence[QueryValue], *, codec: Codec = "form"
+    ) -> Self:
+        """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
+        query = _query.set_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
+        return self._with_query(query)
 
-    def set_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
-        """A new reference where parameter ``name`` (§3.4) has one value, at its first place."""
-        from .query import set_query_param
-
-        return set_query_param(self, name, value, codec=codec)
-
-    def remove_query_param(self, name: str, *, codec: str = "form") -> Self:
+    def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
-        from .query import remove_query_param
+        return self._with_query(_query.remove_query_param(self.query, name, codec=codec))
 
-        return remove_query_param(self, name, codec=codec)
+    def remove_query_params(self, which: ParamFilter, *, codec: Codec = "form") -> Self:
+        """A new reference without the parameters ``which`` names (§3.4): a name,
+        names or globs (``"utm_*"``), or a predicate on the decoded name."""
+        return self._with_query(_query.remove_query_params(self.query, which, codec=codec))
 
-    @property
-    def segments(self) -> list[str]:
-        """The decoded path segments (§3.3); see ``urikit.paths``."""
-        from .paths import segments
+    def _with_query(self, query: str | None) -> Self:
+        """This reference with its query text replaced, the rest kept byte for byte."""
+        m = self._m
+        text = m.string
+        start, end = m.span(7)
+        if start < 0:
+            start = end = m.end(6)
+        else:
+            start -= 1  # the "?"
+        middle = "" if query is None else "?" + query
+        return type(self)._parse(text[:start] + middle + text[end:])
 
-        return segments(self)
+    # -- the path (§3.3) ---------------------------------------------------------------
 
-    def joinpath(self, *segments: str) -> Self:
-        """A new reference with data ``segments`` appended to the path, each encoded (§3.3)."""
-        from .paths import joinpath
+    def segments(self, *, errors: DecodeErrors = "strict") -> list[str]:
+        """The decoded path segments (§3.3); a rooted path's first "" is left out."""
+        return paths.segments(self.path, errors=errors)
 
-        return joinpath(self, *segments)
+    def joinpath(self, *names: str) -> Self:
+        """A new reference with data ``names`` appended to the path, each encoded (§3.3).
+
+        "/" and "\\" in a name are encoded, and "." and ".." are refused in
+        every spelling: a name never climbs.
+        """
+        path = paths.joinpath(
+            self.path, names, iri=self._grammar.iri, rooted=self.authority is not None
+        )
+        return self.replace(path=path)
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""
-        from .paths import parent
-
-        return parent(self)
+        return self.resolve(paths.parent_reference(self.path))
 
     def sibling(self, name: str) -> Self:
         """The sibling resource ``name`` (a data segment), resolved as a relative path (§5.2)."""
-        from .paths import sibling
+        return self.resolve(paths.sibling_reference(name, iri=self._grammar.iri))
 
-        return sibling(self, name)
+    # -- file: URIs (RFC 8089) ---------------------------------------------------------
 
-    def to_path(self, flavor: str | None = None) -> Any:
-        """The local path of a ``file:`` URI (RFC 8089); see ``urikit.fileuri``."""
-        from .fileuri import to_path
+    def to_path(self, flavor: Flavor | None = None) -> PurePath:
+        """The local path of a ``file:`` URI (RFC 8089): a ``PurePosixPath`` or
+        ``PureWindowsPath`` by ``flavor`` (default: this machine's)."""
+        return fileuri.to_path(self.parts, self._m.string, flavor)
 
-        return to_path(self, flavor=flavor)
+    @classmethod
+    def from_path(cls, path: str | PurePath) -> Self:
+        """The ``file:`` URI of a local path (RFC 8089 §2), every octet encoded as data."""
+        return cls._parse(fileuri.path_to_uri_text(path))
 
 
 # The slot's own setter: the one way past __setattr__, which refuses every change,
@@ -623,65 +981,18 @@ _GROUPS: Final = {
 }
 
 
+def _text_of(value: object) -> str | None:
+    if isinstance(value, _Reference):
+        return value._m.string
+    if isinstance(value, str):
+        return value
+    return None
+
+
 def _without_fragment(ref: _Reference) -> str:
     text = ref._m.string
     start = ref._m.start(8)
     return text if start < 0 else text[: start - 1]
-
-
-def _encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
-    """Percent-encode the data components among ``components`` for their places."""
-    encoded = dict(components)
-    for name in ("userinfo", "path", "query", "fragment"):
-        value = components.get(name)
-        if value is not None:
-            encoded[name] = percent_encode(value, name, iri=iri)
-    if components.get("host") is not None:
-        encoded["host"] = _encode_host(components["host"], iri)
-    return encoded
-
-
-def _encode_host(host: str, iri: bool) -> str:
-    if host.startswith("["):
-        return host
-    if ":" in host:
-        try:
-            ipaddress.IPv6Address(host.partition("%")[0])
-        except ValueError:
-            pass
-        else:
-            address, sep, zone = host.partition("%")
-            return f"[{address}{'%25' + percent_encode(zone, 'unreserved') if sep else ''}]"
-    return percent_encode(host, "host", iri=iri)
-
-
-def _check_structure(scheme: str | None, authority: str | None, path: str) -> None:
-    """The combinations of components that the grammar forbids (§3, §3.3, §4.2)."""
-    if authority is not None:
-        if path and path[0] != "/":
-            raise URIError(
-                'with an authority, the path must be empty or begin with "/" (§3.3)',
-                text=path,
-                position=0,
-                rule="path-abempty",
-            )
-    elif path.startswith("//"):
-        raise URIError(
-            'without an authority, a path cannot begin with "//" (§3.3)',
-            text=path,
-            position=1,
-            rule="path-absolute",
-        )
-    elif scheme is None:
-        first = path.split("/", 1)[0]
-        if ":" in first:
-            raise URIError(
-                "a colon in the first segment of a relative-path reference would read as a "
-                'scheme; begin the path with "./" (§4.2)',
-                text=path,
-                position=first.index(":"),
-                rule="path-noscheme",
-            )
 
 
 class URI(_Reference):
@@ -701,7 +1012,162 @@ class URI(_Reference):
     __slots__ = ()
 
     def to_iri(self, *, idna: bool = False) -> IRI:
-        """Convert to an IRI (RFC 3987 §3.2); see ``urikit.iri``."""
-        from .iri import uri_to_iri
+        """The IRI this URI displays as (RFC 3987 §3.2): octets of UTF-8 decoded
+        where the result is allowed, and with ``idna`` A-labels as U-labels."""
+        return IRI._parse(mapping.uri_to_iri(self._m.string, self.parts, idna=idna))
 
-        return uri_to_iri(self, idna=idna)
+
+class IRI(_Reference):
+    """An IRI reference (RFC 3987 §2.2): strictly parsed, exact, immutable.
+
+    Everything :class:`URI` offers works the same way; the grammar also allows
+    ``ucschar`` wherever RFC 3986 allows unreserved characters, and
+    ``iprivate`` in the query.  A bidirectional formatting character (U+200E,
+    U+200F, U+202A-U+202E, and U+061C, U+2066-U+2069) is refused, as §4.1
+    requires, with a :class:`URIError` at its position.
+
+    >>> iri = IRI("http://r\u00e9sum\u00e9.example.org/D\u00fcrst?q=\u00e9")
+    >>> iri.host, iri.path
+    ('r\u00e9sum\u00e9.example.org', '/D\u00fcrst')
+    >>> str(iri.to_uri())
+    'http://r%C3%A9sum%C3%A9.example.org/D%C3%BCrst?q=%C3%A9'
+    >>> str(iri.to_uri(idna=True))
+    'http://xn--rsum-bpad.example.org/D%C3%BCrst?q=%C3%A9'
+    """
+
+    __slots__ = ()
+    _grammar: ClassVar[Grammar] = IRI_GRAMMAR
+    _rule: ClassVar[str] = "IRI-reference"
+
+    # The IRI pattern is compiled on first use, not when urikit is imported.
+    @staticmethod
+    def _fullmatch(text: str) -> re.Match[str] | None:
+        return IRI_GRAMMAR.reference.fullmatch(text)
+
+    def to_uri(self, *, idna: bool = False, nfc: bool = False) -> URI:
+        """The URI this IRI maps to (RFC 3987 §3.1): non-ASCII characters as
+        triplets of their UTF-8 octets; ``idna`` writes a host's labels as
+        A-labels, ``nfc`` applies NFC first (§5.3.2.2)."""
+        return URI._parse(mapping.iri_to_uri(self._m.string, self.parts, idna=idna, nfc=nfc))
+
+    def bidi_reports(self) -> list[Report]:
+        """The components that break the Bidi IRI structure (RFC 3987 §4.2)."""
+        return _bidi.bidi_reports(self.parts, self._m.string)
+
+
+#: A URI or IRI reference.
+AnyURI = URI | IRI
+
+_match_uri: Final = URI._fullmatch
+
+
+# -- the functional forms ---------------------------------------------------------------
+
+
+def _as_reference(value: URI | IRI | str) -> URI | IRI:
+    return value if isinstance(value, _Reference) else URI(value)  # type: ignore[return-value]
+
+
+@overload
+def resolve(
+    base: str | URI, ref: URI | IRI | str, *, strict: bool = ..., spec: Spec = ...
+) -> URI: ...
+@overload
+def resolve(base: IRI, ref: URI | IRI | str, *, strict: bool = ..., spec: Spec = ...) -> IRI: ...
+def resolve(
+    base: URI | IRI | str, ref: URI | IRI | str, *, strict: bool = True, spec: Spec = "rfc3986"
+) -> URI | IRI:
+    """The target of ``ref`` resolved against ``base`` (RFC 3986 §5.2); see :meth:`URI.resolve`.
+
+    A ``str`` base is read as a :class:`URI`.
+
+    >>> str(resolve("http://a/b/c/d;p?q", "../g"))
+    'http://a/b/g'
+    """
+    if type(base) is str and type(ref) is str and spec == "rfc3986":
+        m = _match_uri(base)
+        if m is not None and m.start(1) >= 0 and (fast := _fast.target_text(m, ref)):
+            target = _match_uri(fast)
+            if target is not None:
+                return URI._from_match(target)
+    return _as_reference(base).resolve(ref, strict=strict, spec=spec)
+
+
+@overload
+def relativize(base: str | URI, target: URI | IRI | str) -> URI: ...
+@overload
+def relativize(base: IRI, target: URI | IRI | str) -> IRI: ...
+def relativize(base: URI | IRI | str, target: URI | IRI | str) -> URI | IRI:
+    """The shortest reference that resolves against ``base`` to ``target`` (§5.2, §4.2).
+
+    >>> str(relativize("http://a/b/c/d;p?q", "http://a/b/g"))
+    '../g'
+    """
+    return _as_reference(base).relativize(target)
+
+
+def normalize(
+    uri: URI | IRI | str,
+    *,
+    level: Level = "scheme",
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
+    unicode: UnicodeForm | None = None,
+    idna: IdnaForm | None = None,
+    strip_host_dot: bool = False,
+    remove_params: ParamFilter | None = None,
+    form_query: bool = False,
+    sort_query: bool = False,
+    drop_empty_query: bool = False,
+    drop_fragment: bool = False,
+) -> URI | IRI:
+    """The normal form of ``uri`` at ``level`` (RFC 3986 §6.2); see :meth:`URI.normalize`.
+
+    A ``str`` is read as a :class:`URI`.
+
+    >>> str(normalize("HTTP://Example.COM:80"))
+    'http://example.com/'
+    """
+    if (
+        type(uri) is str
+        and level == "scheme"
+        and idna is None
+        and unicode is None
+        and not (
+            strip_host_dot
+            or remove_params
+            or form_query
+            or sort_query
+            or drop_empty_query
+            or drop_fragment
+        )
+    ):
+        m = _fast.normal_match(uri, registry)
+        if m is not None:
+            return URI._from_match(m)
+    return _as_reference(uri).normalize(
+        level=level,
+        registry=registry,
+        unicode=unicode,
+        idna=idna,  # type: ignore[arg-type]
+        strip_host_dot=strip_host_dot,
+        remove_params=remove_params,
+        form_query=form_query,
+        sort_query=sort_query,
+        drop_empty_query=drop_empty_query,
+        drop_fragment=drop_fragment,
+    )
+
+
+def from_path(path: str | PurePath) -> URI:
+    """The ``file:`` URI of a local path (RFC 8089 §2); see :meth:`URI.from_path`."""
+    return URI.from_path(path)
+
+
+def same_origin(a: URI | IRI | str, b: URI | IRI | str) -> bool:
+    """Do ``a`` and ``b`` have the same origin (RFC 6454 §5)?  Never for opaque origins.
+
+    >>> same_origin("http://Example.com/a", "HTTP://example.com:80/b")
+    True
+    """
+    origin = _as_reference(a).origin
+    return origin is not None and origin == _as_reference(b).origin

@@ -1,0 +1,251 @@
+"""The fast paths: the answers for common inputs, found without taking them apart.
+
+Each function here is a shortcut for an algorithm written out plainly
+elsewhere, and answers only where it is sure (else ``None``, and the caller
+takes the plain road): :func:`normal_match` and :func:`quick_normal_form` for
+normalization (``normalize.py``, RFC 3986 §6.2.2, §6.2.3), :func:`target_text`
+for resolution (``resolve.py``, §5.2.2).  ``tests/test_fast.py`` checks each
+against the plain algorithm on generated and real inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from .grammar import URI_GRAMMAR
+from .normalize import _HOST_ONLY, triplet_changes
+from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
+
+__all__ = ["normal_match", "quick_normal_form", "target_text"]
+
+# --- normalization (§6.2.2, §6.2.3) ----------------------------------------------------
+
+# These patterns are sufficient tests for "nothing to rewrite" on text that is
+# parsed as well; they are not grammar rules.  Each matches the start of a URL
+# with a lower-case scheme (group 1) and, when there is an authority, a host
+# with no upper-case letter, IP literal or "%".  _PLAIN_START, the common case,
+# tried first: no userinfo and no port, and group 2 matches when the path is
+# empty; or no authority at all.  _AUTHORITY_START: any authority like that,
+# with its port (group 2) if it has one without leading zeros; the path
+# follows at ``end()``.
+_SCHEME_START: Final = r"([a-z][a-z0-9+.\-]*):"
+_HOST_START: Final = r"[^A-Z\[:/?#%@]*"
+_PLAIN_START: Final = rf"{_SCHEME_START}(?://{_HOST_START}(?:/|()(?=[?#]|\Z))|(?!//))"
+_AUTHORITY_START: Final = re.compile(
+    rf"{_SCHEME_START}//(?:[^/?#@]*@)?{_HOST_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
+)
+
+
+def _normal_reference(triplets: bool) -> str:
+    """A pattern for the common URI that is valid and already in normal form,
+    but for the "/" that an empty path may need at the scheme level (§6.2.3),
+    when it holds no "/." and no triplet that :data:`_CHANGING_TRIPLET` finds:
+    a lower-case scheme (the special schemes are excluded separately), no
+    userinfo or port, a lower-case reg-name host without "%" and a path that is
+    empty or rooted after it.  Path, query and fragment hold triplets only
+    with ``triplets``; the pattern without them is the faster one.
+
+    Its language is a subset of URI-reference and its groups are those of
+    :attr:`Grammar.reference <urikit.grammar.Grammar.reference>`, so a match
+    stands in for the full parse; the userinfo and port groups (3 and 5) are
+    there only to keep the numbering and never take part.
+    """
+    g = URI_GRAMMAR
+    if triplets:
+        path, query, fragment = g.sources["path"], g.sources["query"], g.sources["fragment"]
+    else:
+        path, query, fragment = (
+            f"[{chars}]*" for chars in (g.path_chars, g.query_chars, g.fragment_chars)
+        )
+    host = g.reg_name_chars.replace("A-Z", "")
+    never = "(?:(?!)())?"
+    return (
+        rf"{_SCHEME_START}(?://({never}([{host}]*){never})(?=[/?#]|\Z)|(?!//))"
+        rf"({path})(?:\?({query}))?(?:#({fragment}))?"
+    )
+
+
+def _changing_triplet_pattern() -> re.Pattern[str]:
+    """A pattern that finds a triplet that §6.2.2.1 or §6.2.2.2 would rewrite."""
+    changing: dict[str, str] = {}
+    for pair in triplet_changes():
+        changing[pair[0]] = changing.get(pair[0], "") + pair[1]
+    return re.compile("%(?:" + "|".join(f"{hi}[{lo}]" for hi, lo in changing.items()) + ")")
+
+
+_CHANGING_TRIPLET: Final = _changing_triplet_pattern()
+# A complete "." or ".." segment (§3.3) of a path that begins with "/"; it may
+# also find one in the query or fragment, which only sends the text the long way.
+_DOT_SEGMENT: Final = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+
+
+class _Tables:
+    """What normalization needs of one registry, computed once.
+
+    ``schemes`` maps each lower-case name to its :class:`Scheme`; ``special``
+    holds the names of the schemes with case rules of their own, which only
+    the full path applies; for every other scheme, ``plain`` matches
+    :data:`_PLAIN_START`, and ``normal`` and ``normal_encoded`` fully match
+    the patterns of :func:`_normal_reference` without and with triplets;
+    ``rooted`` holds the names of the schemes whose empty path is "/".
+    """
+
+    __slots__ = ("normal", "normal_encoded", "plain", "registry", "rooted", "schemes", "special")
+
+    def __init__(self, registry: SchemeRegistry) -> None:
+        self.registry = registry
+        self.schemes: dict[str, Scheme] = dict(registry.items())
+        self.special = frozenset(
+            name
+            for name, spec in self.schemes.items()
+            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
+        )
+        names = "|".join(re.escape(name) for name in sorted(self.special))
+        exclude = f"(?!(?:{names}):)" if names else ""
+        self.plain: Callable[[str], re.Match[str] | None] = re.compile(exclude + _PLAIN_START).match
+        self.normal, self.normal_encoded = (
+            re.compile(exclude + _normal_reference(triplets)).fullmatch
+            for triplets in (False, True)
+        )
+        self.rooted = frozenset(
+            name for name, spec in self.schemes.items() if spec.empty_path_is_root
+        )
+
+    def quick_normal_form(self, text: str, rank: int) -> str | None:
+        """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
+        it apart, or ``None`` when this quick test is unsure.
+
+        ``text`` itself when it is already normal: no triplet to rewrite, no
+        dot-segment, and a start that needs nothing.  With "/" after the
+        authority when only its empty path needs one (§6.2.3).  The full path
+        is the oracle: tests check that both agree.
+        """
+        if "%" in text and _CHANGING_TRIPLET.search(text):
+            return None
+        if "/." in text and _DOT_SEGMENT.search(text):
+            return None
+        start = self.plain(text)
+        if start is not None:
+            if start.lastindex == 1 or rank == 1:
+                return text
+        else:
+            start = _AUTHORITY_START.match(text)
+            if start is None or start[1] in self.special:
+                return None
+            if rank == 1:
+                return text
+            port = start[2]
+            if port is not None:
+                spec = self.schemes.get(start[1])
+                if spec is not None and port.lstrip("0") == str(spec.default_port):
+                    return None
+        return self.with_root_path(text, start[1], start.end())
+
+    def with_root_path(self, text: str, scheme: str, end: int) -> str:
+        """``text`` with "/" at ``end``, just after the authority, when the
+        path there is empty and ``scheme`` says that means "/" (§6.2.3)."""
+        if scheme not in self.rooted or text[end : end + 1] == "/":
+            return text
+        return text[:end] + "/" + text[end:]
+
+
+_DEFAULT_TABLES: Final = _Tables(DEFAULT_REGISTRY)
+#: The tables of other registries, each kept with its registry (so the key stays its own).
+_OTHER_TABLES: Final[dict[int, _Tables]] = {}
+
+
+def _tables(registry: SchemeRegistry) -> _Tables:
+    if registry is DEFAULT_REGISTRY:
+        return _DEFAULT_TABLES
+    tables = _OTHER_TABLES.get(id(registry))
+    if tables is None or tables.registry is not registry:
+        if len(_OTHER_TABLES) >= 16:
+            _OTHER_TABLES.clear()
+        tables = _OTHER_TABLES[id(registry)] = _Tables(registry)
+    return tables
+
+
+def normal_match(text: str, registry: SchemeRegistry = DEFAULT_REGISTRY) -> re.Match[str] | None:
+    """For a common URI already in normal form at the scheme level, but for the
+    "/" its empty path may need: a full match of the patterns of
+    :func:`_normal_reference`, of ``text`` or of ``text`` with that "/".  The
+    match has the groups of ``Grammar.reference``, so it is also the parse.
+    ``None`` when unsure.
+    """
+    if "/." in text:
+        return None
+    tables = _tables(registry)
+    if "%" not in text:
+        m = tables.normal(text)
+    elif _CHANGING_TRIPLET.search(text) is None:
+        m = tables.normal_encoded(text)
+    else:
+        return None
+    if m is None or m[6] or m[2] is None or m[1] not in tables.rooted:
+        return m
+    return tables.normal_encoded(tables.with_root_path(text, m[1], m.end(2)))
+
+
+def quick_normal_form(
+    text: str, level: str, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> str | None:
+    """The normal form of the valid reference ``text`` at ``level`` ("syntax" or
+    "scheme"), when this quick test is sure of it; ``text`` itself when it is
+    already normal."""
+    return _tables(registry).quick_normal_form(text, 2 if level == "scheme" else 1)
+
+
+# --- resolution (§5.2.2) -----------------------------------------------------------------
+
+
+def target_text(bm: re.Match[str], ref: str) -> str | None:
+    """The target of the common references, as text, without parsing them; else ``None``.
+
+    Each case below is §5.2.2 for a reference without scheme, authority or
+    dot-segments (or with only leading "../" and "./"): the target is a prefix
+    of the base followed by the reference (or by what follows its leading
+    "../" and "./").  There the grammar reads the reference by the rules it
+    would be read by alone, so matching the target also validates it; the
+    caller falls back to parsing the reference when the target does not match.
+    """
+    if ref == "":
+        return None
+    first = ref[0]
+    base = bm.string
+    if first == "#":  # the base document, with the fragment of R
+        end = bm.start(8)
+        return (base if end < 0 else base[: end - 1]) + ref
+    if first == "?":  # T.path = Base.path; T.query = R.query
+        return base[: bm.end(6)] + ref
+    if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
+        return None
+    start = bm.start(6)
+    if first == "/":  # an absolute-path reference, not a network-path one
+        return None if ref[1:2] == "/" else base[:start] + ref
+    path = bm.group(6)
+    if path[:1] == "/" and "/." not in path:
+        directory = path[: path.rfind("/") + 1]  # 5.2.3
+    elif path == "" and bm.start(2) >= 0:
+        directory = "/"  # 5.2.3: an authority and an empty path
+    else:
+        return None
+    if first != ".":
+        colon = ref.find(":")
+        if colon >= 0 and "/" not in (head := ref[:colon]) and "?" not in head and "#" not in head:
+            return None  # a scheme, or a colon in the first segment (§4.2)
+        return base[:start] + directory + ref
+    skip = 0
+    while ref.startswith("../", skip):  # 5.2.4 2A then 2C: up one segment, not above the root
+        skip += 3
+    if skip:
+        directory = path.rsplit("/", skip // 3 + 1)[0] + "/"
+    elif ref.startswith("./"):  # 5.2.4 2A then 2B
+        skip = 2
+    else:
+        return None
+    rest = ref[skip:]
+    if rest[:1] == "." or rest[:1] == "/":
+        return None
+    return base[:start] + directory + rest

@@ -1,0 +1,46 @@
+"""Linear time, checked by CPU time and never by the wall clock.
+
+``assert_linear(make, action)`` runs ``action`` on ``make(n // 8)`` and on
+``make(n)``.  A linear algorithm takes about 8 times as long on the larger
+input and a quadratic one about 64 times; the bound is 30 times.  Time is the
+CPU time of this thread (``time.thread_time``), which other processes on a
+busy machine do not inflate, and a failing ratio is measured again (up to
+three times) before it counts, so a stray pause cannot fail a run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+FACTOR = 8
+BOUND = 30
+FLOOR = 0.002  # seconds of CPU time: below this, timings are noise
+ATTEMPTS = 3
+
+
+def cpu_seconds(action: Callable[[], object]) -> float:
+    """The CPU time of this thread spent in ``action()``."""
+    start = time.thread_time()
+    action()
+    return time.thread_time() - start
+
+
+def ratio(make: Callable[[int], str], action: Callable[[str], object], size: int) -> float:
+    """CPU time on ``make(size)`` over CPU time on ``make(size // FACTOR)`` (floored)."""
+    small, big = make(size // FACTOR), make(size)
+    t_small = min(cpu_seconds(lambda: action(small)) for _ in range(2))
+    t_big = min(cpu_seconds(lambda: action(big)) for _ in range(2))
+    return t_big / max(t_small, FLOOR)
+
+
+def assert_linear(
+    make: Callable[[int], str], action: Callable[[str], object], size: int = 300_000
+) -> None:
+    """Fail when ``action`` grows clearly faster than linearly on ``make``'s inputs."""
+    ratios = []
+    for _ in range(ATTEMPTS):
+        ratios.append(ratio(make, action, size))
+        if ratios[-1] < BOUND:
+            return
+    raise AssertionError(f"CPU time grew {min(ratios):.0f}x for {FACTOR}x the input: {ratios}")

@@ -1,0 +1,166 @@
+"""The floors of the package (docs/architecture.md): imports run only downward.
+
+Every import in ``src/urikit`` is read from the source, at module level, inside
+functions and under ``TYPE_CHECKING`` alike.  A module may import modules of a
+lower floor, and modules of its own floor as long as no loop closes; nothing
+imports upward, and the command uses only the public API.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import urikit
+
+PACKAGE = Path(urikit.__file__).resolve().parent
+
+#: Each module (or subpackage) of urikit and the floor it stands on.
+FLOORS: dict[str, int] = {
+    # 0: the ground: grammar, errors, reports, option names, generated data
+    "errors": 0,
+    "grammar": 0,
+    "report": 0,
+    "types": 0,
+    "_scheme_data": 0,
+    # 1: encodings, the scheme registry, components, the grammar's walks
+    "percent": 1,
+    "schemes": 1,
+    "components": 1,
+    "diagnose": 1,
+    "validate": 1,
+    "_speedups": 1,
+    # 2: the RFC operations, on component text
+    "resolve": 2,
+    "legacy": 2,
+    "normalize": 2,
+    "_fast": 2,
+    "protocol_steps": 2,
+    "query": 2,
+    "paths": 2,
+    "mapping": 2,
+    "bidi": 2,
+    "fileuri": 2,
+    "lenient": 2,
+    # 3: the value type
+    "uri": 3,
+    "iri": 3,
+    # 4: tools built on the value
+    "compare": 4,
+    "datauri": 4,
+    "views": 4,
+    "text": 4,
+    "security": 4,
+    # 5: adapters and the command
+    "cli": 5,
+    "__main__": 5,
+}
+
+#: What the command may import: the public API.
+PUBLIC = {"urikit", "urikit.types", "urikit.report", "urikit.text", "urikit.security"}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(("urikit", *parts))] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The urikit modules that ``name`` imports, resolved to full names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names if alias.name.startswith("urikit"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            if not module.startswith("urikit"):
+                continue
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                out.add(sub if sub in MODULES else module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
+            out.add("importlib.import_module")
+    return out
+
+
+def _floor(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return None  # the package itself: above every floor
+    return FLOORS.get(parts[1])
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def test_every_module_has_a_floor() -> None:
+    missing = [m for m in MODULES if m != "urikit" and _floor(m) is None]
+    assert not missing, f"give these modules a floor in FLOORS and docs/architecture.md: {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if m != "urikit"))
+def test_imports_run_only_downward(name: str) -> None:
+    floor = _floor(name)
+    assert floor is not None
+    for target in GRAPH[name]:
+        assert target != "importlib.import_module", f"{name} imports by name at run time"
+        if target.split(".")[:2] == name.split(".")[:2]:
+            continue  # inside one subpackage: checked for loops below
+        if target == "urikit":
+            assert floor == max(FLOORS.values()), f"{name} imports the package root"
+            continue
+        target_floor = _floor(target)
+        assert target_floor is not None, f"{name} imports {target}, which has no floor"
+        assert target_floor <= floor, (
+            f"{name} (floor {floor}) imports {target} (floor {target_floor})"
+        )
+
+
+def test_no_import_closes_a_loop() -> None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(GRAPH.get(node, ())):
+            if target not in MODULES or target == "urikit":
+                continue
+            if state.get(target) == 1:
+                loop = stack[stack.index(target) :] + [target]
+                raise AssertionError("import loop: " + " -> ".join(loop))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(MODULES):
+        if module not in state:
+            visit(module)
+
+
+def test_the_command_uses_only_the_public_api() -> None:
+    for name in MODULES:
+        if not name.startswith("urikit.cli"):
+            continue
+        for target in GRAPH[name]:
+            if target.startswith("urikit.cli"):
+                continue
+            assert target in PUBLIC, f"{name} imports {target}, outside the public API"
