@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from typing import Annotated, Any
@@ -57,8 +58,13 @@ def one_error(exc: pytest.ExceptionInfo[ValidationError]) -> dict[str, Any]:
     return dict(errors[0])
 
 
+@functools.cache
+def adapter(annotation: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(annotation)
+
+
 def validate(annotation: Any, value: object) -> Any:
-    return TypeAdapter(annotation).validate_python(value)
+    return adapter(annotation).validate_python(value)
 
 
 # -- a model with each type ---------------------------------------------------------------
@@ -193,6 +199,15 @@ def test_optional_field() -> None:
 
     assert Page().canonical is None
     assert Page(canonical="https://a/").canonical == URI("https://a/")
+
+
+def test_default_given_as_text_is_validated_and_in_the_json_schema() -> None:
+    class Site(BaseModel):
+        home: HttpURL = pydantic.Field("HTTPS://example.com/%7e", validate_default=True)
+
+    assert Site().home == URI("HTTPS://example.com/%7e") and type(Site().home) is URI
+    home = Site.model_json_schema()["properties"]["home"]
+    assert home["default"] == "HTTPS://example.com/%7e" and home["format"] == "uri"
 
 
 # -- constraints ------------------------------------------------------------------------------
@@ -351,10 +366,12 @@ def test_normalize_keeps_the_iri_type() -> None:
     assert type(iri) is IRI and str(iri) == "http://résumé.example/~"
 
 
+NORMAL = Annotated[URI, URIConstraints(normalize="scheme")]
+
+
 @given(uri_references())
 def test_normalized_field_is_normalize(text: str) -> None:
-    field = Annotated[URI, URIConstraints(normalize="scheme")]
-    assert str(validate(field, text)) == str(normalize(text, level="scheme"))
+    assert str(validate(NORMAL, text)) == str(normalize(text, level="scheme"))
 
 
 def test_normalize_runs_after_the_checks_on_the_input() -> None:
@@ -396,16 +413,16 @@ def test_iri_round_trips_through_json_escapes() -> None:
 
 @given(uri_references())
 def test_json_round_trip_is_exact(text: str) -> None:
-    adapter = TypeAdapter(URIReference)
-    dumped = adapter.dump_json(adapter.validate_python(text))
-    assert str(adapter.validate_json(dumped)) == text
-    assert adapter.dump_python(adapter.validate_json(dumped)) == text
+    field = adapter(URIReference)
+    dumped = field.dump_json(field.validate_python(text))
+    assert str(field.validate_json(dumped)) == text
+    assert field.dump_python(field.validate_json(dumped)) == text
 
 
 @given(iri_references())
 def test_iri_json_round_trip_is_exact(text: str) -> None:
-    adapter = TypeAdapter(IRIReference)
-    assert adapter.dump_python(adapter.validate_json(adapter.dump_json(IRI(text)))) == text
+    field = adapter(IRIReference)
+    assert field.dump_python(field.validate_json(field.dump_json(IRI(text)))) == text
 
 
 # -- JSON Schema --------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ class URIConstraints:
             return self.absolute or self.schemes is not None
         return not self.relative
 
-    def narrowed(self, other: URIConstraints) -> URIConstraints:
+    def _narrowed(self, other: URIConstraints) -> URIConstraints:
         """What both accept, normalized at ``other``'s level if it has one, else at ours."""
         if self.schemes is None or other.schemes is None:
             schemes = self.schemes if other.schemes is None else other.schemes
@@ -166,7 +166,7 @@ class URIConstraints:
         if inner is not None:
             earlier = inner.get("metadata", {}).get(_KEY)
             if earlier is not None:
-                constraints = earlier[1].narrowed(self)
+                constraints = earlier[1]._narrowed(self)
         return _Field(source, constraints).core_schema()
 
     def __get_pydantic_json_schema__(
