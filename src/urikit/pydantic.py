@@ -1,0 +1,300 @@
+"""Pydantic v2 field types for URIs and IRIs (the optional extra ``urikit[pydantic]``).
+
+A field is ``Annotated[URI, URIConstraints(...)]`` or ``Annotated[IRI, ...]``;
+the ready-made aliases cover the usual needs:
+
+* ``URIReference`` / ``IRIReference``: any URI-reference (RFC 3986 §4.1) or
+  IRI-reference (RFC 3987 §2.2);
+* ``AbsoluteURI`` / ``AbsoluteIRI``: an absolute-URI (RFC 3986 §4.3): a scheme
+  and no fragment;
+* ``HttpURL``: an ``http`` or ``https`` URI with a host (RFC 9110 §4.2).
+
+Input is parsed strictly: a ``str`` (and, in Python mode, a ``URI`` or ``IRI``);
+JSON input must be a string.  Every error's ``type`` starts with ``uri_`` and
+its ``ctx`` holds the ``position``, the ABNF ``rule`` and the ``reason``.  The
+value serializes to its exact text in both modes, and the JSON Schema
+``format`` is ``uri``, ``uri-reference``, ``iri`` or ``iri-reference``.
+
+>>> from pydantic import TypeAdapter
+>>> TypeAdapter(HttpURL).validate_python("https://example.com/%7euser")
+URI('https://example.com/%7euser')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated, Any, Final, TypeAlias, get_args
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.errors import PydanticSchemaGenerationError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+
+from . import IRI, URI, URIError, is_valid
+from .types import Level
+
+__all__ = [
+    "AbsoluteIRI",
+    "AbsoluteURI",
+    "HttpURL",
+    "IRIReference",
+    "URIConstraints",
+    "URIReference",
+]
+
+_KEY: Final = "urikit.constraints"  # where a field's schema keeps its type and constraints
+
+
+class URIConstraints:
+    """What a ``URI`` or ``IRI`` field accepts, for ``Annotated[URI, URIConstraints(...)]``.
+
+    ``schemes``: the schemes allowed, compared case-insensitively (RFC 3986
+    §3.1); given, they also refuse relative references unless
+    ``relative=True``.  ``host_required``: an authority with a non-empty host
+    (§3.2.2).  ``relative``: ``False`` refuses relative references (§4.2),
+    ``True`` accepts them alongside ``schemes``; by default they are accepted
+    unless ``schemes`` or ``absolute`` ask for a scheme.  ``absolute``: an
+    absolute-URI (§4.3), a scheme and no fragment.  ``normalize``: the level
+    of the comparison ladder (§6.2) to which the value is normalized once it
+    passes the checks; by default it is kept exactly as written.
+
+    Several annotations on one field combine: each narrows what the others
+    accept, and the last ``normalize`` given wins.
+    """
+
+    __slots__ = ("absolute", "host_required", "normalize", "relative", "schemes")
+
+    schemes: frozenset[str] | None
+    host_required: bool
+    relative: bool | None
+    absolute: bool
+    normalize: Level | None
+
+    def __init__(
+        self,
+        *,
+        schemes: Iterable[str] | None = None,
+        host_required: bool = False,
+        relative: bool | None = None,
+        absolute: bool = False,
+        normalize: Level | None = None,
+    ) -> None:
+        if schemes is not None:
+            if isinstance(schemes, str):
+                raise TypeError("schemes takes a collection of scheme names, not one str")
+            schemes = frozenset(_scheme_name(name) for name in schemes)
+            if not schemes:
+                raise ValueError("schemes is empty: no reference could match")
+        if absolute and relative:
+            raise ValueError("absolute=True refuses the relative references relative=True accepts")
+        if normalize is not None and normalize not in get_args(Level):
+            levels = ", ".join(get_args(Level))
+            raise ValueError(f"unknown level {normalize!r}; the levels are {levels}")
+        set_ = object.__setattr__
+        set_(self, "schemes", schemes)
+        set_(self, "host_required", host_required)
+        set_(self, "relative", relative)
+        set_(self, "absolute", absolute)
+        set_(self, "normalize", normalize)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("URIConstraints is immutable")
+
+    def _fields(self) -> tuple[object, ...]:
+        schemes = None if self.schemes is None else tuple(sorted(self.schemes))
+        return (schemes, self.host_required, self.relative, self.absolute, self.normalize)
+
+    def __repr__(self) -> str:
+        names = ("schemes", "host_required", "relative", "absolute", "normalize")
+        defaults = (None, False, None, False, None)
+        shown = [
+            f"{name}={value!r}"
+            for name, value, default in zip(names, self._fields(), defaults, strict=True)
+            if value != default
+        ]
+        return f"URIConstraints({', '.join(shown)})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, URIConstraints):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    @property
+    def requires_scheme(self) -> bool:
+        """Are relative references refused?"""
+        if self.relative is None:
+            return self.absolute or self.schemes is not None
+        return not self.relative
+
+    def _narrowed(self, other: URIConstraints) -> URIConstraints:
+        """What both accept, normalized at ``other``'s level if it has one, else at ours."""
+        if self.schemes is None or other.schemes is None:
+            schemes = self.schemes if other.schemes is None else other.schemes
+        else:
+            schemes = self.schemes & other.schemes
+            if not schemes:
+                raise ValueError(f"{self!r} and {other!r} allow no scheme in common")
+        if self.relative is False or other.relative is False:
+            relative: bool | None = False
+        elif self.relative or other.relative:
+            relative = True
+        else:
+            relative = None
+        return URIConstraints(
+            schemes=schemes,
+            host_required=self.host_required or other.host_required,
+            relative=relative,
+            absolute=self.absolute or other.absolute,
+            normalize=self.normalize if other.normalize is None else other.normalize,
+        )
+
+    # -- pydantic ---------------------------------------------------------------------
+
+    def __get_pydantic_core_schema__(
+        self, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        if source is not URI and source is not IRI:
+            raise TypeError(f"URIConstraints annotates URI or IRI, not {source!r}")
+        constraints = self
+        try:
+            inner = handler(source)
+        except PydanticSchemaGenerationError:
+            inner = None  # this is the first annotation on the field
+        if inner is not None:
+            earlier = inner.get("metadata", {}).get(_KEY)
+            if earlier is not None:
+                constraints = earlier[1]._narrowed(self)
+        return _Field(source, constraints).core_schema()
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        kind, constraints = schema.get("metadata", {}).get(_KEY, (URI, self))
+        json_schema = handler(schema)
+        prefix = "iri" if kind is IRI else "uri"
+        json_schema["format"] = prefix if constraints.requires_scheme else prefix + "-reference"
+        return json_schema
+
+
+def _scheme_name(name: str) -> str:
+    """``name`` in lower case, the canonical form of a scheme (RFC 3986 §3.1)."""
+    if not isinstance(name, str) or not is_valid(name, "scheme"):
+        raise ValueError(f"{name!r} is not a scheme name (RFC 3986 §3.1)")
+    return name.lower()
+
+
+def _error(kind: str, reason: str, position: int, rule: str, **ctx: Any) -> PydanticCustomError:
+    return PydanticCustomError(
+        kind, reason, {"position": position, "rule": rule, "reason": reason, **ctx}
+    )
+
+
+def _syntax_error(error: URIError) -> PydanticCustomError:
+    # The message is the first line of the URIError: where, in which rule, why.
+    # The caret drawing under it is left out; the input is in the error already.
+    head = str(error).split("\n", 1)[0]
+    return PydanticCustomError(
+        "uri_syntax",
+        head,
+        {"position": error.position, "rule": error.rule, "reason": error.reason},
+    )
+
+
+def _quoted(names: Iterable[str]) -> str:
+    quoted = [repr(name) for name in sorted(names)]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+class _Field:
+    """The validation of one field: the parse, the checks, the normalization."""
+
+    __slots__ = ("constraints", "kind")
+
+    def __init__(self, kind: type[URI] | type[IRI], constraints: URIConstraints) -> None:
+        self.kind = kind
+        self.constraints = constraints
+
+    def core_schema(self) -> CoreSchema:
+        return core_schema.json_or_python_schema(
+            json_schema=core_schema.no_info_after_validator_function(
+                self.from_text, core_schema.str_schema(strict=True)
+            ),
+            python_schema=core_schema.no_info_plain_validator_function(self.from_python),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                str, return_schema=core_schema.str_schema()
+            ),
+            metadata={_KEY: (self.kind, self.constraints)},
+        )
+
+    def from_python(self, value: object) -> URI | IRI:
+        if type(value) is self.kind:
+            return self.checked(value)
+        if isinstance(value, (str, URI, IRI)):
+            return self.from_text(value)
+        raise PydanticCustomError(
+            "uri_type", f"Input should be a string or {'an IRI' if self.kind is IRI else 'a URI'}"
+        )
+
+    def from_text(self, text: str | URI | IRI) -> URI | IRI:
+        try:
+            ref = self.kind(text)
+        except URIError as error:
+            raise _syntax_error(error) from None
+        return self.checked(ref)
+
+    def checked(self, ref: URI | IRI) -> URI | IRI:
+        c = self.constraints
+        name = self.kind.__name__
+        if ref.scheme is None:
+            if c.requires_scheme:
+                if c.absolute:
+                    wanted, rule = f"an absolute {name} (RFC 3986 §4.3)", "absolute-" + name
+                else:
+                    wanted, rule = f"a {name} with a scheme (RFC 3986 §3)", name
+                raise _error(
+                    "uri_relative", f"{wanted} is required, not a relative reference", 0, rule
+                )
+        elif c.schemes is not None and ref.scheme.lower() not in c.schemes:
+            raise _error(
+                "uri_scheme",
+                f"the scheme should be {_quoted(c.schemes)}, not {ref.scheme!r}",
+                0,
+                "scheme",
+                expected_schemes=sorted(c.schemes),
+            )
+        if c.absolute and ref.fragment is not None:
+            fragment = ref.span("fragment")
+            assert fragment is not None
+            raise _error(
+                "uri_fragment",
+                f"an absolute {name} has no fragment (RFC 3986 §4.3)",
+                fragment[0] - 1,
+                "absolute-" + name,
+            )
+        if c.host_required and not ref.host:
+            host = ref.span("host")
+            if host is None:
+                path = ref.span("path")
+                assert path is not None  # the path is always defined, maybe empty (§3.3)
+                position, rule, what = path[0], "authority", "no authority"
+            else:
+                position, rule, what = host[0], "host", "an empty host"
+            raise _error("uri_host", f"a host is required, and there is {what}", position, rule)
+        if c.normalize is not None:
+            return ref.normalize(level=c.normalize)
+        return ref
+
+
+#: Any URI-reference (RFC 3986 §4.1): a URI or a relative reference.
+URIReference: TypeAlias = Annotated[URI, URIConstraints()]
+#: An absolute-URI (RFC 3986 §4.3): a scheme, and no fragment.
+AbsoluteURI: TypeAlias = Annotated[URI, URIConstraints(absolute=True)]
+#: An ``http`` or ``https`` URI with a non-empty host (RFC 9110 §4.2.1, §4.2.2).
+HttpURL: TypeAlias = Annotated[URI, URIConstraints(schemes=("http", "https"), host_required=True)]
+#: Any IRI-reference (RFC 3987 §2.2).
+IRIReference: TypeAlias = Annotated[IRI, URIConstraints()]
+#: An absolute-IRI (RFC 3987 §2.2): a scheme, and no fragment.
+AbsoluteIRI: TypeAlias = Annotated[IRI, URIConstraints(absolute=True)]
