@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from .iri import IRI
-    from .lenient import Violation
+    from .report import Report
+    from .types import Codec, Flavor
 
 __all__ = ["URI", "Repaired", "recompose"]
 
@@ -66,7 +67,7 @@ class Repaired(NamedTuple):
     """What a lenient parse returns: the reference and every repair it made (Appendix C)."""
 
     uri: Any
-    violations: list[Violation]
+    reports: list[Report]
 
 
 class _Reference:
@@ -525,55 +526,59 @@ class _Reference:
 
         return normalize(self, level=level, **steps)
 
-    def query_params(self, codec: str = "form") -> list[tuple[str, str | None]]:
+    def query_params(self, codec: Codec = "form") -> list[tuple[str, str | None]]:
         """The decoded ``(name, value)`` pairs of the query, in order; see ``urikit.query``."""
         from .query import query_params
 
-        return query_params(self, codec=codec)
+        return query_params(self._m.group(7), codec=codec)
 
     def query_param(
-        self, name: str, default: str | None = None, *, codec: str = "form"
+        self, name: str, default: str | None = None, *, codec: Codec = "form"
     ) -> str | None:
         """The first value of query parameter ``name`` (§3.4), or ``default``."""
         from .query import query_param
 
-        return query_param(self, name, default, codec=codec)
+        return query_param(self._m.group(7), name, default, codec=codec)
 
-    def query_param_all(self, name: str, *, codec: str = "form") -> list[str | None]:
+    def query_param_all(self, name: str, *, codec: Codec = "form") -> list[str | None]:
         """Every value of query parameter ``name`` (§3.4), in order."""
         from .query import query_param_all
 
-        return query_param_all(self, name, codec=codec)
+        return query_param_all(self._m.group(7), name, codec=codec)
 
-    def has_query_param(self, name: str, *, codec: str = "form") -> bool:
+    def has_query_param(self, name: str, *, codec: Codec = "form") -> bool:
         """Does the query (§3.4) have a parameter ``name``?"""
         from .query import has_query_param
 
-        return has_query_param(self, name, codec=codec)
+        return has_query_param(self._m.group(7), name, codec=codec)
 
-    def with_query_params(self, pairs: Any, *, codec: str = "form") -> Self:
+    def with_query_params(self, pairs: Any, *, codec: Codec = "form") -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
         from .query import with_query_params
 
-        return with_query_params(self, pairs, codec=codec)
+        query = with_query_params(pairs, codec=codec)
+        return self if query == self._m.group(7) else self.replace(query=query)
 
-    def add_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
+    def add_query_param(self, name: str, value: Any, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
         from .query import add_query_param
 
-        return add_query_param(self, name, value, codec=codec)
+        query = add_query_param(self._m.group(7), name, value, codec=codec)
+        return self if query == self._m.group(7) else self.replace(query=query)
 
-    def set_query_param(self, name: str, value: str | None, *, codec: str = "form") -> Self:
+    def set_query_param(self, name: str, value: Any, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has one value, at its first place."""
         from .query import set_query_param
 
-        return set_query_param(self, name, value, codec=codec)
+        query = set_query_param(self._m.group(7), name, value, codec=codec)
+        return self if query == self._m.group(7) else self.replace(query=query)
 
-    def remove_query_param(self, name: str, *, codec: str = "form") -> Self:
+    def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
         from .query import remove_query_param
 
-        return remove_query_param(self, name, codec=codec)
+        query = remove_query_param(self._m.group(7), name, codec=codec)
+        return self if query == self._m.group(7) else self.replace(query=query)
 
     @property
     def segments(self) -> list[str]:
