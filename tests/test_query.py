@@ -10,16 +10,16 @@ from strategies import queries
 from urikit import URI, URIError
 from urikit.iri import IRI
 from urikit.query import (
-    has_query_param,
     MAX_PARAMS,
     MAX_QUERY_LENGTH,
     add_query_param,
     encode_param,
+    has_query_param,
     query_param,
     query_param_all,
     query_params,
-    remove_query_params,
     remove_query_param,
+    remove_query_params,
     set_query_param,
     with_query_params,
 )
@@ -385,8 +385,17 @@ def test_set_gives_one_value_in_place(query: str, name: str, value: str | None) 
 
 @pytest.mark.parametrize(
     ("value", "written"),
-    [(True, "v=true"), (False, "v=false"), (0, "v=0"), (-12, "v=-12"), (1.5, "v=1.5"),
-     (1e100, "v=1e%2B100"), (0.1, "v=0.1"), (None, "v"), ("", "v=")],
+    [
+        (True, "v=true"),
+        (False, "v=false"),
+        (0, "v=0"),
+        (-12, "v=-12"),
+        (1.5, "v=1.5"),
+        (1e100, "v=1e%2B100"),
+        (0.1, "v=0.1"),
+        (None, "v"),
+        ("", "v="),
+    ],
 )
 def test_values_other_than_text(value: bool | int | float | None, written: str) -> None:
     assert add_query_param(None, "v", value) == written

@@ -94,7 +94,9 @@ def _check_length(query: str, max_length: int) -> None:
         )
 
 
-def _pieces(query: str, max_params: int = MAX_PARAMS, max_length: int = MAX_QUERY_LENGTH) -> list[str]:
+def _pieces(
+    query: str, max_params: int = MAX_PARAMS, max_length: int = MAX_QUERY_LENGTH
+) -> list[str]:
     """The query split on "&", empty pieces included, within the limits."""
     if not isinstance(query, str):
         raise TypeError(f"a query is a str or None, not {type(query).__name__}")
@@ -250,9 +252,7 @@ def _text_of(value: QueryValue) -> str | None:
         if not math.isfinite(value):
             raise ValueError(f"{value!r} is not a finite number; give it as a str if you mean it")
         return repr(value)
-    raise TypeError(
-        f"a query value is a str, int, float, bool or None, not {type(value).__name__}"
-    )
+    raise TypeError(f"a query value is a str, int, float, bool or None, not {type(value).__name__}")
 
 
 def _values(value: QueryValues) -> list[str | None]:
@@ -279,9 +279,7 @@ def _encode(text: str, codec: str, iri: bool) -> str:
     return percent_encode(text, "query", iri=iri).replace("&", "%26").replace("=", "%3D")
 
 
-def encode_param(
-    name: str, value: QueryValue, codec: Codec = "form", *, iri: bool = False
-) -> str:
+def encode_param(name: str, value: QueryValue, codec: Codec = "form", *, iri: bool = False) -> str:
     """One ``name=value`` pair, encoded for the query (``name`` alone when ``value`` is None).
 
     Under ``"form"`` a space becomes "+" and "+" becomes "%2B"; under
@@ -325,7 +323,9 @@ def _join(pieces: list[str]) -> str | None:
 # -- editing ----------------------------------------------------------------------------
 
 
-def _pairs(pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]]) -> list[tuple[str, QueryValues]]:
+def _pairs(
+    pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
+) -> list[tuple[str, QueryValues]]:
     if isinstance(pairs, Mapping):
         return list(pairs.items())
     if isinstance(pairs, (str, bytes)):
@@ -362,9 +362,7 @@ def with_query_params(
     for name, value in items:
         encoded.extend(_encode_pairs(name, value, codec, iri))
         if len(encoded) > MAX_PARAMS:
-            raise URIError(
-                f"more than the limit max_params={MAX_PARAMS} parameters", rule="query"
-            )
+            raise URIError(f"more than the limit max_params={MAX_PARAMS} parameters", rule="query")
     return _join(encoded)
 
 
