@@ -585,25 +585,44 @@ class _Reference:
         """The decoded path segments (§3.3); see ``urikit.paths``."""
         from .paths import segments
 
-        return segments(self)
+        return segments(self._m.group(6))
 
     def joinpath(self, *segments: str) -> Self:
         """A new reference with data ``segments`` appended to the path, each encoded (§3.3)."""
         from .paths import joinpath
 
-        return joinpath(self, *segments)
+        m = self._m
+        path = joinpath(
+            m.group(6), segments, iri=self._grammar.iri, scheme=m.group(1), authority=m.group(2)
+        )
+        return self if path == m.group(6) else self.replace(path=path)
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""
-        from .paths import parent
+        from .paths import PARENT_REFERENCE
 
-        return parent(self)
+        return self._navigate(PARENT_REFERENCE)
 
     def sibling(self, name: str) -> Self:
         """The sibling resource ``name`` (a data segment), resolved as a relative path (§5.2)."""
-        from .paths import sibling
+        from .paths import sibling_reference
 
-        return sibling(self, name)
+        return self._navigate(sibling_reference(name, iri=self._grammar.iri))
+
+    def _navigate(self, reference: str) -> Self:
+        """Resolve ``reference`` against this reference, fragment aside (§5.2).
+
+        An absolute-path or network-path reference navigates as it would under
+        any scheme; a relative-path reference has no base to navigate from.
+        """
+        from .paths import check_navigable
+        from .resolve import resolve
+
+        check_navigable(self.scheme, self.authority, self.path)
+        base = self if self.fragment is None else self.replace(fragment=None)
+        if base.scheme is not None:
+            return resolve(base, reference)
+        return resolve(base.replace(scheme="x"), reference).replace(scheme=None)
 
     def to_path(self, flavor: str | None = None) -> Any:
         """The local path of a ``file:`` URI (RFC 8089); see ``urikit.fileuri``."""
