@@ -13,17 +13,15 @@ from __future__ import annotations
 from .compare import comparison_rung, equivalent
 from .datauri import DataURI, data_uri, parse_data
 from .errors import URIError
-from .text import Match, extract
-from .fileuri import from_path
-from .text import Link, links
 from .iri import IRI
-from .lenient import Violation
 from .normalize import normalize
 from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .protocol_steps import TRACKING_PARAMS
+from .report import Report
 from .resolve import relativize, remove_dot_segments, resolve
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 from .security.audit import Finding, Severity, audit, is_safe_redirect, lenient_ipv4
+from .text import Link, Match, extract, links
 from .uri import URI, Repaired
 from .validate import is_valid
 
@@ -37,11 +35,11 @@ __all__ = [
     "Link",
     "Match",
     "Repaired",
+    "Report",
     "Scheme",
     "SchemeRegistry",
     "Severity",
     "URIError",
-    "Violation",
     "audit",
     "comparison_rung",
     "data_uri",
@@ -63,3 +61,6 @@ __all__ = [
     "resolve",
 ]
 __version__ = "0.1.0"
+
+#: The ``file:`` URI of an absolute local path (RFC 8089): ``URI.from_path``.
+from_path = URI.from_path

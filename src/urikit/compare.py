@@ -42,11 +42,11 @@ def _uri_form(ref: _Reference, unicode: str | None = None) -> _Reference:
     """The URI an IRI maps to (RFC 3987 §3.1), after the ``unicode`` step if any."""
     if not type(ref)._grammar.iri:
         return ref
-    from .iri import iri_to_uri
+    from .iri import IRI
 
     if unicode is not None:
         ref = normalize(ref, level="string", unicode=unicode)
-    return iri_to_uri(ref)
+    return IRI(ref).to_uri()
 
 
 def _protocol_form(

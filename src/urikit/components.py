@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Parts", "compose_authority", "recompose"]
+__all__ = ["Parts", "component_spans", "compose_authority", "recompose"]
 
 
 class Parts(NamedTuple):
@@ -62,3 +62,39 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
     if port is not None:
         authority += ":" + port
     return authority
+
+
+def component_spans(parts: Parts) -> dict[str, tuple[int, int]]:
+    """Where each defined component stands in ``parts.text()`` (§3, §5.3).
+
+    An undefined component has no entry; ``"path"`` always has one.
+
+    >>> component_spans(Parts("http", "u@h:8", "u", "h", "8", "/p", "q", None))
+    {'scheme': (0, 4), 'authority': (7, 12), 'userinfo': (7, 8), 'host': (9, 10), \
+'port': (11, 12), 'path': (12, 14), 'query': (15, 16)}
+    """
+    spans: dict[str, tuple[int, int]] = {}
+    at = 0
+    if parts.scheme is not None:
+        spans["scheme"] = (0, len(parts.scheme))
+        at = len(parts.scheme) + 1
+    if parts.authority is not None:
+        at += 2
+        end = at + len(parts.authority)
+        spans["authority"] = (at, end)
+        if parts.userinfo is not None:
+            spans["userinfo"] = (at, at + len(parts.userinfo))
+            at += len(parts.userinfo) + 1
+        if parts.host is not None:
+            spans["host"] = (at, at + len(parts.host))
+        if parts.port is not None:
+            spans["port"] = (end - len(parts.port), end)
+        at = end
+    spans["path"] = (at, at + len(parts.path))
+    at += len(parts.path)
+    if parts.query is not None:
+        spans["query"] = (at + 1, at + 1 + len(parts.query))
+        at += len(parts.query) + 1
+    if parts.fragment is not None:
+        spans["fragment"] = (at + 1, at + 1 + len(parts.fragment))
+    return spans

@@ -19,6 +19,8 @@ from .grammar import IPV4_ADDRESS, URI_GRAMMAR, Grammar
 from .percent import percent_decode, percent_encode
 
 if TYPE_CHECKING:
+    from pathlib import PurePath
+
     from typing_extensions import Self
 
     from .iri import IRI
@@ -359,12 +361,13 @@ class _Reference:
         prefix are removed (RFC 3986 Appendix C); characters the grammar
         forbids (space, non-ASCII, ``"<>\\^`{|}``, controls) and a "%" that
         starts no triplet are percent-encoded as UTF-8.  Returns
-        ``Repaired(uri, violations)``; what cannot be repaired raises
-        :class:`URIError`.
+        ``Repaired(uri, reports)``, one ``Report`` per repair; what cannot be
+        repaired raises :class:`URIError`.
         """
         from .lenient import repair
 
-        return repair(cls, text)
+        repaired, reports = repair(text, iri=cls._grammar.iri)
+        return Repaired(cls(repaired), reports)
 
     # -- building and editing ----------------------------------------------------
 
@@ -624,11 +627,20 @@ class _Reference:
             return resolve(base, reference)
         return resolve(base.replace(scheme="x"), reference).replace(scheme=None)
 
-    def to_path(self, flavor: str | None = None) -> Any:
+    def to_path(self, flavor: Flavor | None = None) -> PurePath:
         """The local path of a ``file:`` URI (RFC 8089); see ``urikit.fileuri``."""
+        from .components import Parts
         from .fileuri import to_path
 
-        return to_path(self, flavor=flavor)
+        parts = Parts(*self._m.group(1, 2, 3, 4, 5, 6, 7, 8))
+        return to_path(parts, self._m.string, flavor)
+
+    @classmethod
+    def from_path(cls, path: str | PurePath) -> Self:
+        """The ``file:`` URI of an absolute local path (RFC 8089); see ``urikit.fileuri``."""
+        from .fileuri import path_to_uri_text
+
+        return cls(path_to_uri_text(path))
 
 
 # The slot's own setter: the one way past __setattr__, which refuses every change,
@@ -725,7 +737,10 @@ class URI(_Reference):
     __slots__ = ()
 
     def to_iri(self, *, idna: bool = False) -> IRI:
-        """Convert to an IRI (RFC 3987 §3.2); see ``urikit.iri``."""
-        from .iri import uri_to_iri
+        """Convert to an IRI (RFC 3987 §3.2); see ``urikit.mapping.uri_to_iri``."""
+        from .components import Parts
+        from .iri import IRI
+        from .mapping import uri_to_iri
 
-        return uri_to_iri(self, idna=idna)
+        parts = Parts(*self._m.group(1, 2, 3, 4, 5, 6, 7, 8))
+        return IRI(uri_to_iri(self._m.string, parts, idna=idna))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..compare import comparison_rung
-from ..iri import IRI, iri_to_uri
+from ..iri import IRI
 from ..normalize import LEVELS, TRACKING_PARAMS, normalize
 from ..uri import URI
 from . import _stream
@@ -78,7 +78,7 @@ def _normalize(args: argparse.Namespace) -> int:
         # Equivalent IRIs have equivalent URI forms (RFC 3987 §5.3.2.3).
         result = normal(text)
         if isinstance(result, IRI):
-            result = normalize(iri_to_uri(result), level=args.level)
+            result = normalize(result.to_uri(), level=args.level)
         return str(result)
 
     items: Iterable[str] = _stream.inputs(args.uri)
