@@ -29,11 +29,13 @@ argument of the wrong type or an unknown flavor raises ``TypeError`` or
 from __future__ import annotations
 
 import os
+import re
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Final, get_args
 
 from .components import Parts, component_spans
 from .errors import URIError
+from .grammar import ALPHA
 from .percent import percent_decode, percent_decode_bytes, percent_encode
 from .types import Flavor
 
@@ -41,6 +43,7 @@ __all__ = ["FLAVORS", "path_to_uri_text", "to_path"]
 
 FLAVORS: Final[tuple[str, ...]] = get_args(Flavor)
 _LOCAL_HOSTS: Final = ("", "localhost")
+_DRIVE_LETTER: Final = re.compile(f"[{ALPHA}][:|]")
 # Reserved characters that RFC 3986 allows in a segment but that would be
 # misread in a file name: ";" (RFC 1738 parameters) and ":" (a drive letter).
 _EXTRA: Final = {";": "%3B", ":": "%3A"}
@@ -77,7 +80,7 @@ def _encode_name(name: str, windows: bool) -> str:
 
 def _is_drive_letter(text: str) -> bool:
     """drive-letter = ALPHA ":" (RFC 8089 Appendix E.2; "|" is its legacy spelling)."""
-    return len(text) == 2 and text[0].isascii() and text[0].isalpha() and text[1] in ":|"
+    return _DRIVE_LETTER.fullmatch(text) is not None
 
 
 def path_to_uri_text(path: str | PurePath) -> str:
