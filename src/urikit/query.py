@@ -42,6 +42,7 @@ __all__ = [
     "CODECS",
     "MAX_PARAMS",
     "MAX_QUERY_LENGTH",
+    "NameMatcher",
     "Param",
     "QueryValue",
     "QueryValues",
