@@ -11,10 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import iri_references, uri_references
 
-from urikit import URI, URIError
+from urikit import IRI, URI, URIError, normalize
 from urikit.compare import RUNGS, comparison_rung, equivalent
-from urikit import IRI
-from urikit import normalize
 from urikit.normalize import LEVELS
 from urikit.protocol_steps import TRACKING_PARAMS
 

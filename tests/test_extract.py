@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from urikit.cli import main
 from urikit.errors import URIError
-from urikit.text.extract import SUFFIX_TLDS, Match, extract
 from urikit.schemes import DEFAULT_REGISTRY
+from urikit.text.extract import SUFFIX_TLDS, Match, extract
 from urikit.uri import URI
 
 

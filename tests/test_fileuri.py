@@ -10,7 +10,29 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urikit import URI, URIError
-from urikit.fileuri import from_path, to_path
+from urikit.components import Parts
+from urikit.fileuri import FLAVORS, path_to_uri_text
+from urikit.fileuri import to_path as parts_to_path
+
+
+def from_path(path: str | PurePath) -> URI:
+    return URI(path_to_uri_text(path))
+
+
+def to_path(uri: str | URI, flavor: str | None = None) -> PurePath:
+    """``urikit.fileuri.to_path`` on a reference, given as text or a URI."""
+    ref = URI(uri)
+    parts = Parts(*(getattr(ref, name) for name in Parts._fields))
+    return parts_to_path(parts, str(ref), flavor)  # type: ignore[arg-type]
+
+
+def test_the_functions_take_text_and_give_text() -> None:
+    assert path_to_uri_text(PurePosixPath("/a b")) == "file:///a%20b"
+    assert URI.from_path(PurePosixPath("/a b")) == URI("file:///a%20b")
+    assert FLAVORS == ("posix", "windows")
+    with pytest.raises(TypeError):
+        parts_to_path("file:///x", "file:///x")  # type: ignore[arg-type]
+
 
 # -- URI -> path: RFC 8089 Appendix B and E, verbatim ---------------------------------
 

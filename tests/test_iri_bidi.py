@@ -8,9 +8,26 @@ from __future__ import annotations
 
 import pytest
 
-from urikit import URIError, Violation
-from urikit.bidi import bidi_violations, check_bidi, find_bidi_formatting
-from urikit import IRI
+from urikit import IRI, URIError
+from urikit.bidi import bidi_reports, find_bidi_formatting
+from urikit.bidi import check_bidi as check_parts
+from urikit.components import Parts
+from urikit.report import Report, Severity
+
+
+def _parts(ref: IRI) -> Parts:
+    return Parts(*(getattr(ref, name) for name in Parts._fields))
+
+
+def bidi_violations(text: str | IRI) -> list[Report]:
+    iri = IRI(text)
+    return bidi_reports(_parts(iri), str(iri))
+
+
+def check_bidi(text: str | IRI) -> None:
+    iri = IRI(text)
+    check_parts(_parts(iri), str(iri))
+
 
 # alef to tav without the final forms
 HEBREW = "".join(
@@ -65,13 +82,16 @@ def test_4_4_examples_not_allowed(name: str) -> None:
 def test_4_2_restriction_1_mixed_directions() -> None:
     text = bidi("http://example.org/ABcdE")
     (violation,) = bidi_violations(text)
-    assert violation == Violation("bidi-mixed-direction", 21, violation.message, "c")
+    assert violation == Report(
+        "bidi-mixed-direction", violation.message, Severity.LOW, (21, 22), False, "path"
+    )
+    assert text[slice(*violation.span)] == "c"
     assert "restriction 1" in violation.message
 
 
 def test_4_2_restriction_2_start_and_end() -> None:
     text = bidi("http://example.org/?q=1AB&r=AB-")
-    codes = [(v.code, v.position, v.char) for v in bidi_violations(text)]
+    codes = [(v.code, v.position, text[slice(*v.span)]) for v in bidi_violations(text)]
     assert codes == [("bidi-rtl-boundary", 22, "1"), ("bidi-rtl-boundary", 30, "-")]
 
 
@@ -96,11 +116,21 @@ def test_4_2_ascii_and_ltr_iris_have_no_violations() -> None:
     assert bidi_violations(IRI("http://[::1]/")) == []
 
 
-def test_a_reference_is_a_uri_an_iri_or_a_str() -> None:
+def test_arguments_are_parts_and_text() -> None:
+    parts = _parts(IRI("http://a/"))
     with pytest.raises(TypeError):
-        bidi_violations(3)  # type: ignore[arg-type]
+        bidi_reports(parts, 3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        check_bidi(b"http://a/")  # type: ignore[arg-type]
+        check_parts(tuple(parts), "http://a/")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        find_bidi_formatting(b"\xe2")  # type: ignore[arg-type]
+
+
+def test_reports_say_which_component() -> None:
+    text = bidi("http://ABc@AB.cD/Ab?Ab#A-b")
+    components = list(dict.fromkeys(v.component for v in bidi_violations(text)))
+    assert components == ["userinfo", "host", "path", "query", "fragment"]
+    assert all(not v.repaired and v.severity == "low" for v in bidi_violations(text))
 
 
 def test_4_1_find_bidi_formatting() -> None:

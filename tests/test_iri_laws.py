@@ -18,10 +18,27 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import iri_references, uri_references
 
-from urikit import URI
+from urikit import IRI, URI, mapping
 from urikit.bidi import find_bidi_formatting
+from urikit.components import Parts
 from urikit.grammar import IRI_GRAMMAR
-from urikit.iri import IRI, iri_to_uri, uri_to_iri
+
+
+def _parts(ref: URI | IRI) -> Parts:
+    return Parts(*(getattr(ref, name) for name in Parts._fields))
+
+
+def iri_to_uri(text: str | URI | IRI, *, idna: bool = False, nfc: bool = False) -> URI:
+    """RFC 3987 §3.1 on a reference read as an IRI, through ``urikit.mapping``."""
+    ref = IRI(text)
+    return URI(mapping.iri_to_uri(str(ref), _parts(ref), idna=idna, nfc=nfc))
+
+
+def uri_to_iri(text: str | URI | IRI, *, idna: bool = False) -> IRI:
+    """RFC 3987 §3.2 on a reference read as an IRI, through ``urikit.mapping``."""
+    ref = IRI(text)
+    return IRI(mapping.uri_to_iri(str(ref), _parts(ref), idna=idna))
+
 
 UNRESERVED = string.ascii_letters + string.digits + "-._~"
 SUB_DELIMS = "!$&'()*+,;="

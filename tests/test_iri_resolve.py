@@ -13,11 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urikit import URI, URIError
+from urikit import IRI, URI, URIError, normalize, relativize, resolve
 from urikit.compare import equivalent
-from urikit import IRI
-from urikit import normalize
-from urikit import relativize, resolve
 
 BASE = "http://\u4f8b\u3048.jp/b/c/d;p?q"
 

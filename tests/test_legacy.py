@@ -6,10 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urikit import URI, URIError
-from urikit import IRI
+from urikit import IRI, URI, URIError, resolve
 from urikit.legacy import resolve_rfc1630, resolve_rfc2396
-from urikit import resolve
 
 BASE = "http://a/b/c/d;p?q"
 

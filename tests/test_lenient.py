@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import grammar_text, uri_references
 
-from urikit import URI, Repaired, URIError, Violation
+from urikit import URI, Repaired, Report, URIError
+from urikit.lenient import repair
 
 CODES = {
     "surrounding-whitespace",
@@ -65,12 +66,12 @@ def test_repairs(text: str, repaired: str, codes: list[str]) -> None:
 def test_valid_input_is_untouched() -> None:
     result = URI.lenient("foo://example.com:8042/over/there?name=ferret#nose")
     assert isinstance(result, Repaired)
-    assert result.violations == []
+    assert result.reports == []
     assert str(result.uri) == "foo://example.com:8042/over/there?name=ferret#nose"
     assert URI.lenient("URL:foo") == Repaired(URI("URL:foo"), [])  # a scheme "URL", no prefix
 
 
-def test_violation_details() -> None:
+def test_report_details() -> None:
     _, violations = URI.lenient(" <http://a/b c>")
     assert [v.code for v in violations] == [
         "surrounding-whitespace",
@@ -78,8 +79,8 @@ def test_violation_details() -> None:
         "embedded-whitespace",
     ]
     last = violations[-1]
-    assert isinstance(last, Violation)
-    assert (last.position, last.char) == (12, " ")
+    assert isinstance(last, Report)
+    assert (last.position, last.span, last.repaired) == (12, (12, 13), True)
     assert "white space" in last.message
     with pytest.raises(AttributeError):
         last.code = "x"  # type: ignore[misc]
@@ -129,8 +130,8 @@ def test_nothing_is_repaired_silently(text: str) -> None:
     for v in violations:
         assert v.code in CODES
         assert 0 <= v.position < len(text)
-        if v.char is not None:
-            assert text[v.position] == v.char
+        assert v.repaired
+        assert 0 <= v.span[0] < v.span[1] <= len(text)
     # a repaired reference needs no more repairs
     again, more = URI.lenient(str(uri))
     assert (again, more) == (uri, [])
@@ -141,3 +142,37 @@ def test_text_after_a_path_is_always_repairable(data: str) -> None:
     """Whatever follows "http://h/" (without surrogates) can be encoded into a valid URI."""
     uri, _ = URI.lenient("http://h/" + data.strip())
     assert uri.host == "h"
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        ("  http://a/ ", {"surrounding-whitespace": (0, 2)}),
+        ("http://a/ \n", {"surrounding-whitespace": (9, 11)}),
+        (' "http://a/"', {"surrounding-whitespace": (0, 1), "delimiters": (1, 12)}),
+        (
+            "<URL: http://a/b c>",
+            {"delimiters": (0, 19), "url-prefix": (1, 6), "embedded-whitespace": (16, 17)},
+        ),
+        ("http://a/\U0001f600x", {"non-ascii": (9, 10)}),
+    ],
+)
+def test_report_spans_are_in_the_input(text: str, spans: dict[str, tuple[int, int]]) -> None:
+    _, reports = repair(text)
+    assert {r.code: r.span for r in reports} == spans
+
+
+def test_repair_of_text() -> None:
+    assert repair("http://a/b") == ("http://a/b", [])
+    assert repair("http://a/\u00e9", iri=True) == ("http://a/\u00e9", [])
+    text, (report,) = repair("http://a/\u200f", iri=True)
+    assert (text, report.code, report.severity) == (
+        "http://a/%E2%80%8F",
+        "bidi-formatting",
+        "medium",
+    )
+    with pytest.raises(URIError, match="cannot be repaired") as info:
+        repair("http://h:8a/ x")
+    assert info.value.text == "http://h:8a/%20x"
+    with pytest.raises(TypeError):
+        repair(None)  # type: ignore[arg-type]

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from strategies import components, iri_references, recompose, uri_references
+from strategies import components, iri_references, recompose
 
-from urikit import URI, URIError, is_valid, resolve
-from urikit import IRI
+from urikit import IRI, URI, URIError, is_valid, resolve
 from urikit.normalize import LEVELS, normalize_percent_encoding
 from urikit.protocol_steps import STEPS, TRACKING_PARAMS
 from urikit.schemes import DEFAULT_REGISTRY, Scheme

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urikit import URI, URIError
-from urikit import IRI
-from urikit.paths import joinpath, parent, segments, sibling
+from urikit import IRI, URI, URIError
+from urikit.paths import PARENT_REFERENCE, joinpath, segments, sibling_reference
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)) | st.sampled_from("/\\.%:?#"))
 
@@ -45,8 +44,8 @@ def test_segments_of_invalid_utf8() -> None:
     with pytest.raises(URIError) as info:
         _ = URI("http://h/a/caf%E9").segments
     assert (info.value.text, info.value.position, info.value.rule) == ("/a/caf%E9", 6, "segment")
-    assert segments(uri, errors="replace") == ["caf\ufffd"]
-    assert segments("http://h/a") == ["a"]
+    assert segments(uri.path, errors="replace") == ["caf\ufffd"]
+    assert segments("/a") == ["a"]
 
 
 # -- joinpath -----------------------------------------------------------------------
@@ -245,7 +244,7 @@ def test_navigation_needs_a_base_for_relative_paths() -> None:
     with pytest.raises(URIError, match="relative-path"):
         URI("a/b").parent()
     with pytest.raises(URIError, match="relative-path"):
-        sibling(URI("a/b"), "c")
+        URI("a/b").sibling("c")
 
 
 def test_sibling_refuses_empty_name() -> None:
@@ -253,6 +252,23 @@ def test_sibling_refuses_empty_name() -> None:
         URI("http://h/a").sibling("")
 
 
-def test_functions_accept_str() -> None:
-    assert str(parent("http://h/a/b")) == "http://h/"  # type: ignore[type-var]
-    assert str(joinpath("http://h", "a")) == "http://h/a"  # type: ignore[type-var]
+def test_functions_take_and_give_path_text() -> None:
+    assert joinpath("", ["a"], scheme="http", authority="h") == "/a"
+    assert joinpath("/x", ["a b", ""]) == "/x/a%20b/"
+    assert joinpath("/x", ["é"]) == "/x/%C3%A9"
+    assert joinpath("/x", ["é"], iri=True) == "/x/é"
+    assert joinpath("/x", []) == "/x"
+    assert PARENT_REFERENCE == ".."
+    assert sibling_reference("a/b") == "./a%2Fb"
+    assert sibling_reference("é", iri=True) == "./é"
+
+
+def test_path_arguments_of_the_wrong_type() -> None:
+    with pytest.raises(TypeError):
+        joinpath("/x", "ab")
+    with pytest.raises(TypeError):
+        joinpath("/x", [1])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        segments(None)  # type: ignore[arg-type]
+    with pytest.raises(URIError):
+        sibling_reference("..")

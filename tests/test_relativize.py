@@ -16,9 +16,7 @@ import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urikit import URI, URIError
-from urikit import IRI
-from urikit import relativize, resolve
+from urikit import IRI, URI, URIError, relativize, resolve
 from urikit.resolve import remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"

@@ -12,9 +12,7 @@ import strategies
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from urikit import URI, URIError
-from urikit import IRI
-from urikit import resolve
+from urikit import IRI, URI, URIError, resolve
 from urikit.resolve import merge, remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from urikit import URI
 from urikit.security import differential
+from urikit.security.audit import Finding, Severity, audit, lenient_ipv4, printable
 from urikit.security.findings import merge_runs
 from urikit.security.hosts import internal_reason, suspicious_labels, uts46_changes
 from urikit.security.scripts import ascii_skeleton, script_of
-from urikit.security.audit import Finding, Severity, audit, lenient_ipv4, printable
 
 
 def codes(text: str | URI) -> set[str]:

@@ -3,12 +3,12 @@
 Two kinds of rule, of two strengths:
 
 * §4.1 is a MUST: "IRIs MUST NOT contain bidirectional formatting characters
-  (LRM, RLM, LRE, RLE, LRO, RLO, and PDF)".  :class:`~urikit.iri.IRI` enforces
+  (LRM, RLM, LRE, RLE, LRO, RLO, and PDF)".  :class:`~urikit.IRI` enforces
   it through :func:`find_bidi_formatting`, and the URI-to-IRI conversion keeps
   these characters percent-encoded (§3.2 step 4).
 * §4.2 is a SHOULD, about the *structure* of an IRI whose components use
   right-to-left characters.  It is reported, not enforced:
-  :func:`bidi_violations` lists the components that break it, and
+  :func:`bidi_reports` lists the components that break it, and
   :func:`check_bidi` raises for callers that want it strict.
 
 §4.2's components are iuserinfo, ireg-name, isegment, iquery and ifragment,
@@ -24,16 +24,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from .components import Parts, component_spans
 from .errors import URIError
 from .grammar import BIDI_FORMATTING
-from .lenient import Violation
+from .report import Report, Severity
 
-if TYPE_CHECKING:
-    from .uri import _Reference
-
-__all__ = ["BIDI_FORMATTING", "bidi_violations", "check_bidi", "find_bidi_formatting"]
+__all__ = ["BIDI_FORMATTING", "bidi_reports", "check_bidi", "find_bidi_formatting"]
 
 _BIDI_FORMATTING: Final = re.compile(f"[{BIDI_FORMATTING}]")
 
@@ -57,49 +55,61 @@ _PARTS: Final = {
 
 def find_bidi_formatting(text: str) -> int | None:
     """The index of the first bidirectional formatting character in ``text`` (§4.1), if any."""
+    if not isinstance(text, str):
+        raise TypeError(f"find_bidi_formatting() takes a str, not {type(text).__name__}")
     if text.isascii():
         return None
     m = _BIDI_FORMATTING.search(text)
     return None if m is None else m.start()
 
 
-def bidi_violations(iri: _Reference | str) -> list[Violation]:
-    """The components of ``iri`` that break the Bidi IRI structure rules (RFC 3987 §4.2).
+def bidi_reports(parts: Parts, text: str) -> list[Report]:
+    """The components of an IRI that break the Bidi IRI structure rules (RFC 3987 §4.2).
 
-    For each component that uses right-to-left characters (bidi class R or
-    AL), rule 1 says it SHOULD NOT also use left-to-right characters (code
+    ``text`` is the IRI reference and ``parts`` its components.  For each
+    component that uses right-to-left characters (bidi class R or AL), rule 1
+    says it SHOULD NOT also use left-to-right characters (code
     ``"bidi-mixed-direction"``, at the first left-to-right character), and
     rule 2 that it SHOULD start and end with right-to-left characters (code
-    ``"bidi-rtl-boundary"``, at the offending first or last character).
-    Positions are indexes into the IRI's text.  A string is parsed as an
-    :class:`~urikit.iri.IRI` first; a URI (all ASCII) never has violations.
+    ``"bidi-rtl-boundary"``, at the offending first or last character).  Each
+    :class:`~urikit.report.Report` has severity ``low`` (a SHOULD, §4.2),
+    ``repaired=False``, the span of that character in ``text`` and the
+    RFC 3986 component it is in.  An all-ASCII text never has any.
 
-    >>> bidi_violations("http://example.org/\u05d0\u05d1/\u05d2\u05d31")[0].code
-    'bidi-rtl-boundary'
+    >>> text = "http://example.org/\u05d0\u05d1/\u05d2\u05d31"
+    >>> parts = Parts("http", "example.org", None, "example.org", None,
+    ...               "/\u05d0\u05d1/\u05d2\u05d31", None, None)
+    >>> [(r.code, r.span) for r in bidi_reports(parts, text)]
+    [('bidi-rtl-boundary', (24, 25))]
     """
-    from .iri import IRI
-
-    return [violation for _, violation in _violations(IRI._coerce(iri))]
+    return [report for _, report in _violations(parts, text)]
 
 
-def _violations(ref: _Reference) -> list[tuple[str, Violation]]:
-    """Each §4.2 violation of ``ref`` with the rule of its component."""
-    text = str(ref)
-    found: list[tuple[str, Violation]] = []
+def _violations(parts: Parts, text: str) -> list[tuple[str, Report]]:
+    """Each §4.2 violation with the rule of its component."""
+    if not isinstance(parts, Parts) or not isinstance(text, str):
+        raise TypeError("bidi_reports() takes the Parts and the text of an IRI reference")
+    found: list[tuple[str, Report]] = []
     if text.isascii():
         return found
+    spans = component_spans(parts)
     for component, seps, rule in _DIVISIONS:
-        span = ref.span(component)
-        if span is None or (component == "host" and ref.host_type != "reg-name"):
+        span = spans.get(component)
+        if span is None:
+            continue
+        if component == "host" and (parts.host or "")[:1] == "[":
             continue
         for part in _PARTS[seps].finditer(text, *span):
-            found.extend((rule, v) for v in _check_component(text, part.start(), part.end(), rule))
+            found.extend(
+                (rule, report)
+                for report in _check_component(text, part.start(), part.end(), rule, component)
+            )
     return found
 
 
-def _check_component(text: str, start: int, end: int, rule: str) -> list[Violation]:
+def _check_component(text: str, start: int, end: int, rule: str, component: str) -> list[Report]:
     """Apply the two restrictions of §4.2 to the component ``text[start:end]``."""
-    out: list[Violation] = []
+    out: list[Report] = []
     classes = [unicodedata.bidirectional(ch) for ch in text[start:end]]
     if not _RTL.intersection(classes):
         return out
@@ -107,41 +117,42 @@ def _check_component(text: str, start: int, end: int, rule: str) -> list[Violati
     if _LTR in classes:
         at = start + classes.index(_LTR)
         out.append(
-            Violation(
+            Report(
                 "bidi-mixed-direction",
-                at,
                 f"a {rule} component uses both right-to-left and left-to-right "
                 "characters (RFC 3987 §4.2, restriction 1)",
-                text[at],
+                Severity.LOW,
+                (at, at + 1),
+                False,
+                component,
             )
         )
     # Restriction 2: a right-to-left component starts and ends right-to-left.
     for at, bidi_class in ((start, classes[0]), (end - 1, classes[-1])):
         if bidi_class not in _RTL:
             out.append(
-                Violation(
+                Report(
                     "bidi-rtl-boundary",
-                    at,
                     f"a {rule} component that uses right-to-left characters should "
                     f"{'start' if at == start else 'end'} with one "
                     "(RFC 3987 §4.2, restriction 2)",
-                    text[at],
+                    Severity.LOW,
+                    (at, at + 1),
+                    False,
+                    component,
                 )
             )
             break
     return out
 
 
-def check_bidi(iri: _Reference | str) -> None:
-    """Raise :class:`~urikit.URIError` at the first §4.2 violation of ``iri``, if any.
+def check_bidi(parts: Parts, text: str) -> None:
+    """Raise :class:`~urikit.URIError` at the first §4.2 violation, if any.
 
-    The strict form of :func:`bidi_violations`, for IRIs that will be shown to
+    The strict form of :func:`bidi_reports`, for IRIs that will be shown to
     people.  ``rule`` of the error is the component's rule (``"isegment"``...).
     """
-    from .iri import IRI
-
-    ref = IRI._coerce(iri)
-    found = _violations(ref)
+    found = _violations(parts, text)
     if found:
         rule, first = found[0]
-        raise URIError(first.message, text=str(ref), position=first.position, rule=rule)
+        raise URIError(first.message, text=text, position=first.position, rule=rule)

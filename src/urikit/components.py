@@ -18,6 +18,7 @@ from .percent import percent_encode
 __all__ = [
     "Parts",
     "check_structure",
+    "component_spans",
     "compose_authority",
     "encode_data",
     "recompose",
@@ -138,3 +139,37 @@ def check_structure(scheme: str | None, authority: str | None, path: str) -> Non
                 position=first.index(":"),
                 rule="path-noscheme",
             )
+def component_spans(parts: Parts) -> dict[str, tuple[int, int]]:
+    """Where each defined component stands in ``parts.text()`` (§3, §5.3).
+
+    An undefined component has no entry; ``"path"`` always has one.
+
+    >>> component_spans(Parts("http", "u@h:8", "u", "h", "8", "/p", "q", None))
+    {'scheme': (0, 4), 'authority': (7, 12), 'userinfo': (7, 8), 'host': (9, 10), \
+'port': (11, 12), 'path': (12, 14), 'query': (15, 16)}
+    """
+    spans: dict[str, tuple[int, int]] = {}
+    at = 0
+    if parts.scheme is not None:
+        spans["scheme"] = (0, len(parts.scheme))
+        at = len(parts.scheme) + 1
+    if parts.authority is not None:
+        at += 2
+        end = at + len(parts.authority)
+        spans["authority"] = (at, end)
+        if parts.userinfo is not None:
+            spans["userinfo"] = (at, at + len(parts.userinfo))
+            at += len(parts.userinfo) + 1
+        if parts.host is not None:
+            spans["host"] = (at, at + len(parts.host))
+        if parts.port is not None:
+            spans["port"] = (end - len(parts.port), end)
+        at = end
+    spans["path"] = (at, at + len(parts.path))
+    at += len(parts.path)
+    if parts.query is not None:
+        spans["query"] = (at + 1, at + 1 + len(parts.query))
+        at += len(parts.query) + 1
+    if parts.fragment is not None:
+        spans["fragment"] = (at + 1, at + 1 + len(parts.fragment))
+    return spans

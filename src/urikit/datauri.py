@@ -24,13 +24,11 @@ import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .errors import URIError
 from .percent import percent_decode, percent_decode_bytes, percent_encode
-
-if TYPE_CHECKING:
-    from .uri import URI, _Reference
+from .uri import IRI, URI
 
 __all__ = ["DataURI", "data_uri", "parse_data"]
 
@@ -154,7 +152,7 @@ def _parse_header(
     return media_type, tuple(parameters), base64
 
 
-def parse_data(uri: _Reference | str) -> DataURI:
+def parse_data(uri: URI | IRI | str) -> DataURI:
     """Read a ``data:`` URL (RFC 2397): media type, parameters and the decoded data.
 
     >>> d = parse_data("data:,A%20brief%20note")
@@ -163,9 +161,7 @@ def parse_data(uri: _Reference | str) -> DataURI:
     >>> parse_data("data:image/gif;base64,R0lGODdh").data
     b'GIF87a'
     """
-    from .uri import URI, _Reference
-
-    ref = uri if isinstance(uri, _Reference) else URI(uri)
+    ref = uri if isinstance(uri, (URI, IRI)) else URI(uri)
     text = str(ref)
     if ref.scheme is None or ref.scheme.lower() != "data":
         raise _header_error(text, 0, "not a data: URL (RFC 2397)")
@@ -203,8 +199,6 @@ def data_uri(
     >>> str(data_uri(bytes(range(4)), base64=True))
     'data:application/octet-stream;base64,AAECAw=='
     """
-    from .uri import URI
-
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data_uri() takes bytes, not {type(data).__name__}")
     data = bytes(data)

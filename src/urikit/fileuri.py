@@ -1,6 +1,6 @@
 """``file:`` URIs and local paths (RFC 8089).
 
-:func:`from_path` writes an absolute POSIX or Windows path as a ``file:`` URI
+:func:`path_to_uri_text` writes an absolute POSIX or Windows path as a ``file:`` URI
 with an empty authority (``file:///etc/hosts``, ``file:///C:/Windows``), or,
 for a Windows UNC path, with the server as host (``file://server/share/x``,
 RFC 8089 Appendix E.3.1).  Each path component is percent-encoded as data
@@ -17,30 +17,39 @@ and UNC paths as ``file://server/share`` (E.3.1) or ``file:////server/share``
 POSIX file names are octets: a name that is not UTF-8 is held in a ``str``
 with ``surrogateescape`` (as ``os.fsdecode`` does on a UTF-8 system), and is
 written and read back octet for octet.
+
+Both work on text: :func:`path_to_uri_text` returns the text of the URI
+(``URI.from_path`` wraps it), and :func:`to_path` reads the components of one
+(``URI.to_path`` passes its own).  A path that has no file URI, or a URI
+that names no local path, is bad text and raises :class:`URIError`; an
+argument of the wrong type or an unknown flavor raises ``TypeError`` or
+``ValueError``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
-from typing import TYPE_CHECKING, Final, cast
+from typing import Final, get_args
 
+from .components import Parts, component_spans
 from .errors import URIError
+from .grammar import ALPHA
 from .percent import percent_decode, percent_decode_bytes, percent_encode
+from .types import Flavor
 
-if TYPE_CHECKING:
-    from .uri import URI, _Reference
+__all__ = ["FLAVORS", "path_to_uri_text", "to_path"]
 
-__all__ = ["from_path", "to_path"]
-
-FLAVORS: Final = ("posix", "windows")
+FLAVORS: Final[tuple[str, ...]] = get_args(Flavor)
 _LOCAL_HOSTS: Final = ("", "localhost")
+_DRIVE_LETTER: Final = re.compile(f"[{ALPHA}][:|]")
 # Reserved characters that RFC 3986 allows in a segment but that would be
 # misread in a file name: ";" (RFC 1738 parameters) and ":" (a drive letter).
 _EXTRA: Final = {";": "%3B", ":": "%3A"}
 
 
-def _current_flavor() -> str:
+def _current_flavor() -> Flavor:
     return "windows" if os.name == "nt" else "posix"
 
 
@@ -71,11 +80,11 @@ def _encode_name(name: str, windows: bool) -> str:
 
 def _is_drive_letter(text: str) -> bool:
     """drive-letter = ALPHA ":" (RFC 8089 Appendix E.2; "|" is its legacy spelling)."""
-    return len(text) == 2 and text[0].isascii() and text[0].isalpha() and text[1] in ":|"
+    return _DRIVE_LETTER.fullmatch(text) is not None
 
 
-def from_path(path: str | PurePath) -> URI:
-    """The ``file:`` URI of an absolute local path (RFC 8089 §2).
+def path_to_uri_text(path: str | PurePath) -> str:
+    """The text of the ``file:`` URI of an absolute local path (RFC 8089 §2).
 
     A ``str`` is a path of the current operating system; pass a
     ``PurePosixPath`` or ``PureWindowsPath`` to choose.  A relative path, a
@@ -84,15 +93,13 @@ def from_path(path: str | PurePath) -> URI:
     URI and raises :class:`URIError`.
 
     >>> from pathlib import PurePosixPath, PureWindowsPath
-    >>> str(from_path(PurePosixPath("/tmp/a b#1.txt")))
+    >>> path_to_uri_text(PurePosixPath("/tmp/a b#1.txt"))
     'file:///tmp/a%20b%231.txt'
-    >>> str(from_path(PureWindowsPath(r"C:\\Users\\Zoë")))
+    >>> path_to_uri_text(PureWindowsPath(r"C:\\Users\\Zoë"))
     'file:///C:/Users/Zo%C3%AB'
-    >>> str(from_path(PureWindowsPath(r"\\\\server\\share\\x.txt")))
+    >>> path_to_uri_text(PureWindowsPath(r"\\\\server\\share\\x.txt"))
     'file://server/share/x.txt'
     """
-    from .uri import URI
-
     if isinstance(path, str):
         path = PureWindowsPath(path) if _current_flavor() == "windows" else PurePosixPath(path)
     elif not isinstance(path, PurePath):
@@ -108,18 +115,18 @@ def from_path(path: str | PurePath) -> URI:
     names = [_encode_name(name, windows) for name in path.parts[1:]]
     if not windows:
         # PurePosixPath keeps a leading "//" (POSIX leaves its meaning open).
-        return URI("file://" + path.parts[0] + "/".join(names))
+        return "file://" + path.parts[0] + "/".join(names)
     drive = path.drive
     if _is_drive_letter(drive) and drive[1] == ":":
-        return URI("file:///" + drive + "/" + "/".join(names))
+        return "file:///" + drive + "/" + "/".join(names)
     if drive.startswith("\\\\"):
         server, _, share = drive[2:].partition("\\")
         if server not in ("?", ".") and share:
             share_path = "/" + "/".join([_encode_name(share, True), *names])
             if server.lower() == "localhost":
                 # "localhost" as host would mean this machine (§2): Appendix E.3.2.
-                return URI("file:////" + _encode_name(server, True) + share_path)
-            return URI("file://" + percent_encode(_octets(server, True), "host") + share_path)
+                return "file:////" + _encode_name(server, True) + share_path
+            return "file://" + percent_encode(_octets(server, True), "host") + share_path
     raise _unrepresentable(text, 0, f"the drive {drive!r} has no file URI form")
 
 
@@ -153,54 +160,54 @@ def _decoded(path: str, windows: bool, text: str, offset: int) -> list[str]:
     return names
 
 
-def to_path(uri: _Reference | str, flavor: str | None = None) -> PurePath:
+def to_path(parts: Parts, text: str, flavor: Flavor | None = None) -> PurePath:
     """The local path of a ``file:`` URI (RFC 8089 §2, Appendix E).
 
-    ``flavor`` is ``"posix"`` (a ``PurePosixPath``), ``"windows"`` (a
-    ``PureWindowsPath``) or ``None`` for the current operating system.  A
-    host other than ``localhost`` is a UNC server for Windows and an error
-    for POSIX.  A URI that is not ``file:``, has a userinfo, port, query or
-    fragment, has no absolute path, or decodes to a name with "/" (or, for
-    Windows, "\\") or NUL raises :class:`URIError`.
+    ``text`` is the URI reference and ``parts`` its components (positions in
+    errors are positions in ``text``).  ``flavor`` is ``"posix"`` (a
+    ``PurePosixPath``), ``"windows"`` (a ``PureWindowsPath``) or ``None`` for
+    the current operating system.  A host other than ``localhost`` is a UNC
+    server for Windows and an error for POSIX.  A URI that is not ``file:``,
+    has a userinfo, port, query or fragment, has no absolute path, or decodes
+    to a name with "/" (or, for Windows, "\\") or NUL raises :class:`URIError`.
 
-    >>> to_path("file:///C:/Program%20Files/x", "windows")
+    >>> def parts(host, path):
+    ...     return Parts("file", host, None, host, None, path, None, None)
+    >>> to_path(parts("", "/C:/Program%20Files/x"), "file:///C:/Program%20Files/x", "windows")
     PureWindowsPath('C:/Program Files/x')
-    >>> to_path("file://server/share/a%23b", "windows")
+    >>> to_path(parts("server", "/share/a%23b"), "file://server/share/a%23b", "windows")
     PureWindowsPath('//server/share/a#b')
-    >>> to_path("file://localhost/etc/hosts", "posix")
+    >>> to_path(parts("localhost", "/etc/hosts"), "file://localhost/etc/hosts", "posix")
     PurePosixPath('/etc/hosts')
     """
-    from .uri import URI
-
-    ref = URI._coerce(uri)
+    if not isinstance(parts, Parts) or not isinstance(text, str):
+        raise TypeError("to_path() takes the Parts and the text of a file URI")
     if flavor is None:
         flavor = _current_flavor()
     if flavor not in FLAVORS:
         raise ValueError(f"unknown path flavor {flavor!r}; expected 'posix' or 'windows'")
-    text = str(ref)
-    if ref.scheme is None or ref.scheme.lower() != "file":
+    scheme = parts.scheme
+    if scheme is None or scheme.lower() != "file":
         raise _unrepresentable(text, 0, "only a file: URI names a local path (RFC 8089)")
+    spans = component_spans(parts)
     for component in ("userinfo", "port", "query", "fragment"):
-        if getattr(ref, component) is not None:
-            span = ref.span(component)
+        if component in spans:
             raise _unrepresentable(
                 text,
-                span[0] if span else 0,
+                spans[component][0],
                 f"a file URI with a {component} does not name a local path (RFC 8089 §2)",
             )
     windows = flavor == "windows"
-    host = ref.host
-    path = ref.path
-    offset = cast("tuple[int, int]", ref.span("path"))[0]
+    host = parts.host
+    path = parts.path
+    offset = spans["path"][0]
     if host is not None and host.lower() not in _LOCAL_HOSTS:
         if not windows:
             raise _unrepresentable(
-                text, len(ref.scheme) + 3, "a file URI on another host has no POSIX path"
+                text, len(scheme) + 3, "a file URI on another host has no POSIX path"
             )
         if host.startswith("["):
-            raise _unrepresentable(
-                text, len(ref.scheme) + 3, "an IP literal has no UNC server form"
-            )
+            raise _unrepresentable(text, len(scheme) + 3, "an IP literal has no UNC server form")
         server = percent_decode(host)
         return _unc(server, path[1:], text, offset + 1)
     if path == "":

@@ -1,51 +1,59 @@
-"""Lenient parsing of real-world input: repair what can be repaired, and report it.
+"""Lenient reading of real-world input: repair what can be repaired, and report it.
 
-Strict parsing is the default.  ``URI.lenient(text)`` accepts text as people
-and documents write it, makes the repairs listed below, and returns every
-repair as a :class:`Violation` so that nothing is fixed silently:
+Strict parsing is the default.  :func:`repair` takes text as people and
+documents write it, makes the repairs listed below, and returns the repaired
+text with one :class:`~urikit.report.Report` per repair, so that nothing is
+fixed silently; ``URI.lenient(text)`` wraps the text into the value.
 
 * surrounding white space, the ``<...>`` and ``"..."`` delimiters, and the
   ``URL:`` prefix are removed (RFC 3986 Appendix C);
 * inside ``<...>`` or ``"..."``, white space (a line break in a wrapped URI)
   is removed (Appendix C);
 * characters the grammar forbids are percent-encoded as UTF-8 (§2.1, §2.5):
-  white space, controls, non-ASCII (in a URI), ``"<>\\^`{|}``, a "[" or "]"
-  outside an IP literal, and a second "#";
+  white space, controls, non-ASCII (in a URI), bidi formatting characters
+  (in an IRI, RFC 3987 §4.1), ``"<>\\^`{|}``, a "[" or "]" outside an IP
+  literal, and a second "#";
 * a "%" that starts no triplet becomes "%25".
+
+Each report has a stable ``code``: ``"surrounding-whitespace"``,
+``"delimiters"``, ``"url-prefix"``, ``"embedded-whitespace"``,
+``"whitespace"``, ``"control"``, ``"backslash"``, ``"non-ascii"``,
+``"forbidden-character"``, ``"bracket"``, ``"extra-hash"``,
+``"bare-percent"`` or ``"bidi-formatting"``; ``repaired=True``; and the
+``span`` in the original input of what was removed or encoded: the character
+for a character repair, the leading (or else the trailing) white space, the
+delimited text from "<" to ">", the prefix with the white space after it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
-from urllib.parse import quote_from_bytes
+from typing import Final
 
 from .errors import URIError
-from .grammar import BIDI_FORMATTING, PCT_ENCODED, URI_GRAMMAR, Grammar
+from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
+from .percent import percent_encode
+from .report import Report, Severity
+from .validate import check, is_valid
 
-if TYPE_CHECKING:
-    from .uri import Repaired, _Reference
+__all__ = ["SEVERITIES", "repair"]
 
-__all__ = ["Violation"]
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One repair made by a lenient parse (RFC 3986 §2, Appendix C).
-
-    ``code`` is stable: ``"surrounding-whitespace"``, ``"delimiters"``,
-    ``"url-prefix"``, ``"embedded-whitespace"``, ``"whitespace"``,
-    ``"control"``, ``"backslash"``, ``"non-ascii"``, ``"forbidden-character"``,
-    ``"bracket"``, ``"extra-hash"``, ``"bare-percent"`` or ``"bidi-formatting"``.
-    ``position`` is the index in the original input, ``char`` the character concerned (if one).
-    """
-
-    code: str
-    position: int
-    message: str
-    char: str | None = None
-
+#: The severity of each repair: how much reading the text differently can mislead.
+SEVERITIES: Final = {
+    "backslash": Severity.HIGH,
+    "control": Severity.HIGH,
+    "whitespace": Severity.MEDIUM,
+    "forbidden-character": Severity.MEDIUM,
+    "bracket": Severity.MEDIUM,
+    "bidi-formatting": Severity.MEDIUM,
+    "extra-hash": Severity.LOW,
+    "bare-percent": Severity.LOW,
+    "non-ascii": Severity.LOW,
+    "surrounding-whitespace": Severity.LOW,
+    "embedded-whitespace": Severity.LOW,
+    "delimiters": Severity.INFO,
+    "url-prefix": Severity.INFO,
+}
 
 # "URL:" before a URI with a scheme (Appendix C); ``match`` anchors it at ``pos``.
 _SCHEME: Final = URI_GRAMMAR.sources["scheme"]
@@ -55,8 +63,12 @@ _TRIPLET: Final = re.compile(PCT_ENCODED)
 _BIDI: Final = re.compile(f"[{BIDI_FORMATTING}]")
 
 
+def _report(code: str, message: str, start: int, end: int) -> Report:
+    return Report(code, message, SEVERITIES[code], (start, end), True)
+
+
 def _classify(ch: str) -> tuple[str, str]:
-    """The violation code and a description of a forbidden character."""
+    """The report code and a description of a forbidden character."""
     code = ord(ch)
     if _BIDI.fullmatch(ch):
         return "bidi-formatting", (
@@ -73,29 +85,43 @@ def _classify(ch: str) -> tuple[str, str]:
     return "forbidden-character", f"{ch!r} is not allowed in a URI (§2)"
 
 
-def repair(cls: type[_Reference], text: str) -> Repaired:
-    """The lenient parse behind ``URI.lenient`` and ``IRI.lenient``."""
-    from .uri import Repaired
+def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
+    """``text`` repaired into a URI reference (an IRI reference with ``iri=True``), and the repairs.
 
+    A valid reference comes back as it is, with no report (``URL:foo`` is
+    the URI of a scheme "URL").  What cannot be repaired raises
+    :class:`~urikit.URIError` at its position in the repaired text.
+
+    >>> text, reports = repair(" <http://a/b c>")
+    >>> text, [(r.code, r.span) for r in reports]
+    ('http://a/bc', [('surrounding-whitespace', (0, 1)), ('delimiters', (1, 15)), \
+('embedded-whitespace', (12, 13))])
+    >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
+    ('http://a/%C3%A9', 'http://a/\u00e9')
+    """
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
-    if _PREFIX.match(text) is None:
-        try:
-            return Repaired(cls(text), [])
-        except URIError:
-            pass
-    violations: list[Violation] = []
+    rule = "IRI-reference" if iri else "URI-reference"
+    if _PREFIX.match(text) is None and is_valid(text, rule):
+        return text, []
+    reports: list[Report] = []
     start, end = 0, len(text)
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    if (start, end) != (0, len(text)):
-        violations.append(Violation("surrounding-whitespace", 0, "surrounding white space removed"))
+    if start:
+        reports.append(
+            _report("surrounding-whitespace", "surrounding white space removed", 0, start)
+        )
+    elif end != len(text):
+        reports.append(
+            _report("surrounding-whitespace", "surrounding white space removed", end, len(text))
+        )
     delimited = end - start >= 2 and (text[start], text[end - 1]) in (("<", ">"), ('"', '"'))
     if delimited:
-        violations.append(
-            Violation("delimiters", start, f"delimiters {text[start]}...{text[end - 1]} removed")
+        reports.append(
+            _report("delimiters", f"delimiters {text[start]}...{text[end - 1]} removed", start, end)
         )
         start, end = start + 1, end - 1
         while start < end and text[start].isspace():
@@ -104,16 +130,19 @@ def repair(cls: type[_Reference], text: str) -> Repaired:
             end -= 1
     prefix = _PREFIX.match(text, start, end)
     if prefix is not None:
-        violations.append(Violation("url-prefix", start, 'the "URL:" prefix removed (Appendix C)'))
+        reports.append(
+            _report("url-prefix", 'the "URL:" prefix removed (Appendix C)', start, prefix.end())
+        )
         start = prefix.end()
-    body = text[start:end]
-    out = _encode_forbidden(cls, body, start, delimited, violations)
+    grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
+    out = _encode_forbidden(grammar, text[start:end], start, delimited, reports)
     try:
-        return Repaired(cls(out), violations)
+        check(out, rule)
     except URIError as exc:
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
+    return out, reports
 
 
 def _plain_run(grammar: Grammar) -> re.Pattern[str]:
@@ -135,9 +164,9 @@ _PLAIN_RUNS: dict[str, re.Pattern[str]] = {}
 
 
 def _encode_forbidden(
-    cls: type[_Reference], body: str, offset: int, delimited: bool, violations: list[Violation]
+    grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
 ) -> str:
-    plain = _plain_run(cls._grammar)
+    plain = _plain_run(grammar)
     authority = _AUTHORITY.match(body)
     host_start, host_end = authority.span(1) if authority else (0, 0)
     seen_hash = False
@@ -156,9 +185,12 @@ def _encode_forbidden(
             if _TRIPLET.match(body, i - 1):
                 out.append(ch)
             else:
-                violations.append(
-                    Violation(
-                        "bare-percent", where, '"%" that starts no triplet encoded as "%25"', ch
+                reports.append(
+                    _report(
+                        "bare-percent",
+                        '"%" that starts no triplet encoded as "%25"',
+                        where,
+                        where + 1,
                     )
                 )
                 out.append("%25")
@@ -166,27 +198,30 @@ def _encode_forbidden(
             seen_hash = True
             out.append(ch)
         elif ch == "#":
-            violations.append(
-                Violation("extra-hash", where, 'a second "#" encoded as "%23" (§3.5)', ch)
+            reports.append(
+                _report("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
             )
             out.append("%23")
         elif ch in "[]":
             if host_start <= i - 1 < host_end:
                 out.append(ch)
                 continue
-            violations.append(
-                Violation(
-                    "bracket", where, f"{ch!r} is allowed only around an IP literal (§3.2.2)", ch
+            reports.append(
+                _report(
+                    "bracket",
+                    f"{ch!r} is allowed only around an IP literal (§3.2.2)",
+                    where,
+                    where + 1,
                 )
             )
             out.append("%5B" if ch == "[" else "%5D")
         elif delimited and ch.isspace():
-            violations.append(
-                Violation(
+            reports.append(
+                _report(
                     "embedded-whitespace",
-                    where,
                     "white space inside delimiters removed (Appendix C)",
-                    ch,
+                    where,
+                    where + 1,
                 )
             )
         elif 0xD800 <= ord(ch) <= 0xDFFF:
@@ -198,6 +233,6 @@ def _encode_forbidden(
             )
         else:
             code, message = _classify(ch)
-            violations.append(Violation(code, where, f"{message}; encoded", ch))
-            out.append(quote_from_bytes(ch.encode("utf-8"), ""))
+            reports.append(_report(code, f"{message}; encoded", where, where + 1))
+            out.append(percent_encode(ch, "unreserved"))
     return "".join(out)

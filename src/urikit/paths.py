@@ -11,46 +11,61 @@ is, or decodes to, "." or ".." is refused (§3.3 gives those segments their
 meaning in resolution, §5.2.4; §7.3 warns of what they do to a server).
 Nothing given as data can climb or split the path.
 
-:func:`parent` and :func:`sibling` navigate in the RFC's own terms: they are
-the resolution (§5.2) of ``".."`` and of ``"./name"`` against the reference.
+:data:`PARENT_REFERENCE` and :func:`sibling_reference` are the relative
+references by which ``URI.parent()`` and ``URI.sibling()`` navigate in the
+RFC's own terms: the resolution (§5.2) of ``".."`` and of ``"./name"``
+against the reference.
+
+The functions take the path component's text (and, for :func:`joinpath`,
+the scheme and authority that decide its form) and return text.  A data
+segment that the path would read as structure ("..", or "" before the end)
+is bad text and raises :class:`~urikit.URIError`; a segment that is not a
+``str`` is a bad argument and raises ``TypeError``.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Final, TypeVar, cast
+from collections.abc import Sequence
+from typing import Final
 
 from .errors import URIError
 from .percent import percent_decode, percent_encode
-from .uri import URI, _Reference
+from .types import DecodeErrors
 
-__all__ = ["joinpath", "parent", "segments", "sibling"]
+__all__ = [
+    "PARENT_REFERENCE",
+    "check_data_segment",
+    "check_navigable",
+    "joinpath",
+    "segments",
+    "sibling_reference",
+]
 
-Ref = TypeVar("Ref", bound=_Reference)
+#: The relative reference whose resolution (§5.2) against a URI is its parent.
+PARENT_REFERENCE: Final = ".."
 
 _DOT_SEGMENTS: Final = (".", "..")
 # The characters from which repeated percent-decoding can produce a dot-segment.
 _DOT_SPELLING: Final = frozenset("." + "%" + "0123456789" + "ABCDEFabcdef")
 # Rounds of percent-decoding after which a segment of dots and triplets is refused.
 _MAX_DECODINGS: Final = 8
-# A scheme for relative references under resolution, which needs one (§5.2.1).
-_PLACEHOLDER: Final = "x"
 
 
-def segments(uri: _Reference | str, *, errors: str = "strict") -> list[str]:
-    """The decoded segments of the path (§3.3).
+def segments(path: str, *, errors: DecodeErrors = "strict") -> list[str]:
+    """The decoded segments of ``path`` (§3.3).
 
     ``""`` gives ``[]``, ``"/"`` gives ``[""]``, ``"/a/b/"`` gives
     ``["a", "b", ""]`` and ``"a/b"`` gives ``["a", "b"]``: the leading "/" of
     an absolute path is not a segment.  Whether the path was absolute is
-    ``uri.path.startswith("/")``.  ``errors`` is the policy for octets that
-    are not UTF-8 (§2.5); ``"strict"`` raises :class:`URIError`.
+    ``path.startswith("/")``.  ``errors`` is the policy for octets that are
+    not UTF-8 (§2.5); ``"strict"`` raises :class:`URIError` at the triplet.
 
-    >>> from urikit import URI
-    >>> segments(URI("http://h/a%2Fb/c%20d/"))
+    >>> segments("/a%2Fb/c%20d/")
     ['a/b', 'c d', '']
     """
-    path = URI._coerce(uri).path
+    if not isinstance(path, str):
+        raise TypeError(f"a path is a str, not {type(path).__name__}")
     if path == "":
         return []
     offset = 1 if path[0] == "/" else 0
@@ -116,101 +131,90 @@ def _encode_segment(segment: str, component: str, iri: bool) -> str:
     return percent_encode(segment, component, iri=iri)
 
 
-def joinpath(uri: Ref, *names: str) -> Ref:
-    """A new reference with the data segments ``names`` appended to the path.
+def joinpath(
+    path: str,
+    names: Sequence[str],
+    *,
+    iri: bool = False,
+    scheme: str | None = None,
+    authority: str | None = None,
+) -> str:
+    """``path`` with the data segments ``names`` appended.
 
     Each segment is percent-encoded on its own (§2.1), so "/" becomes "%2F"
-    and "\\" becomes "%5C".  A segment that is "." or ".." in any spelling
+    and "\\" becomes "%5C"; with ``iri=True`` the characters an IRI allows
+    (RFC 3987 §2.2) are kept.  A segment that is "." or ".." in any spelling
     ("%2e", ".%2E", "%252e" ...) raises :class:`URIError` (a ``ValueError``),
     and an empty segment may only come last, where it gives a trailing "/".
 
-    The segments go after the last segment, as in ``pathlib``: ``/x`` and
-    ``/x/`` both give ``/x/a``.  With an authority and an empty path, the
-    result is ``/a``.  The query and fragment are kept.  An opaque URI
-    (``mailto:a@b``) has no segments to add to, and raises.
+    ``scheme`` and ``authority`` are those of the reference the path is in:
+    they decide its form.  The segments go after the last segment, as in
+    ``pathlib``: ``/x`` and ``/x/`` both give ``/x/a``.  With an authority
+    and an empty path, the result is ``/a``; in a relative-path reference a
+    ":" of the first segment is encoded (§4.2).  The path of an opaque URI
+    (a scheme, no authority, no leading "/": ``mailto:a@b``) has no segments
+    to add to, and raises.
 
-    >>> from urikit import URI
-    >>> str(joinpath(URI("http://h/files?v=1"), "a/b", "c d"))
-    'http://h/files/a%2Fb/c%20d?v=1'
+    >>> joinpath("/files", ["a/b", "c d"])
+    '/files/a%2Fb/c%20d'
+    >>> joinpath("", ["a:b"]), joinpath("", ["a:b"], authority="h")
+    ('a%3Ab', '/a:b')
     """
-    uri = cast(Ref, URI._coerce(uri))
+    if isinstance(names, str):
+        raise TypeError("names is a sequence of segments, not one str")
+    names = list(names)
     for i, name in enumerate(names):
         check_data_segment(name, allow_empty=i == len(names) - 1)
     if not names:
-        return uri
-    if uri.is_opaque:
+        return path
+    if scheme is not None and authority is None and path[:1] != "/":
         raise URIError(
-            f"{str(uri)!r} is opaque (a scheme and a path that does not begin with '/'): "
-            "it has no hierarchy to append segments to (RFC 3986 §1.2.3, §3.3)",
-            text=str(uri),
-            position=len(str(uri.scheme)) + 1,
+            f"the path {path!r} of an opaque URI (a scheme and a path that does not begin "
+            "with '/') has no hierarchy to append segments to (RFC 3986 §1.2.3, §3.3)",
+            text=path,
+            position=0,
             rule="path-rootless",
         )
-    iri = uri._grammar.iri
-    path = uri.path
     # §4.2: in a relative-path reference, a ":" in the first segment would read as a scheme.
-    first_noscheme = path == "" and uri.scheme is None and uri.authority is None
+    first_noscheme = path == "" and scheme is None and authority is None
     encoded = [
         _encode_segment(name, "segment-nz-nc" if first_noscheme and i == 0 else "segment", iri)
         for i, name in enumerate(names)
     ]
     joined = "/".join(encoded)
     if path == "":
-        new_path = "/" + joined if uri.authority is not None else joined
-    elif path.endswith("/"):
-        new_path = path + joined
-    else:
-        new_path = path + "/" + joined
-    return uri.replace(path=new_path)
+        return "/" + joined if authority is not None else joined
+    if path.endswith("/"):
+        return path + joined
+    return path + "/" + joined
 
 
-def _navigate(uri: Ref, reference: str) -> Ref:
-    """Resolve ``reference`` against ``uri`` (§5.2), for references without a scheme too."""
-    from .resolve import resolve
+def check_navigable(scheme: str | None, authority: str | None, path: str) -> None:
+    """Refuse to navigate from a relative-path reference, which needs a base URI (§5.1).
 
-    uri = cast(Ref, URI._coerce(uri))
-    base = uri if uri.fragment is None else uri.replace(fragment=None)
-    if base.scheme is not None:
-        return resolve(base, reference)
-    if base.authority is None and not base.path.startswith("/"):
+    A reference with a scheme, an authority or an absolute path can be the
+    base of a resolution (an absolute-path or network-path reference as it
+    would be under any scheme).
+    """
+    if scheme is None and authority is None and not path.startswith("/"):
         raise URIError(
-            f"{str(uri)!r} is a relative-path reference: resolving against it needs a "
+            f"{path!r} is a relative-path reference: resolving against it needs a "
             "base URI (RFC 3986 §5.1); resolve it first",
-            text=str(uri),
+            text=path,
             position=0,
             rule="relative-ref",
         )
-    # An absolute-path or network-path reference navigates as it would under any scheme.
-    target = resolve(base.replace(scheme=_PLACEHOLDER), reference)
-    return target.replace(scheme=None)
 
 
-def parent(uri: Ref) -> Ref:
-    """The resolution of ``".."`` against ``uri`` (RFC 3986 §5.2, §5.4.1).
+def sibling_reference(name: str, *, iri: bool = False) -> str:
+    """The relative reference ``"./name"`` whose resolution (§5.2) is ``name`` beside a resource.
 
-    Resolution drops the last segment of the base before applying ".."
-    (§5.2.3), so ``/a/b/c`` and ``/a/b/`` both give ``/a/``: the parent of the
-    collection the resource is in.  ``resolve(uri, ".")`` is that collection.
-    The root is its own parent (§5.2.4).  Query and fragment are dropped.
+    ``name`` is one data segment, encoded as by :func:`joinpath` (and
+    refused when it is a dot-segment or empty).  The "./" prefix keeps a ":"
+    in it from reading as a scheme (§4.2).
 
-    >>> from urikit import URI
-    >>> str(parent(URI("http://h/a/b/c?q")))
-    'http://h/a/'
+    >>> sibling_reference("c d.html"), sibling_reference("a:b")
+    ('./c%20d.html', './a:b')
     """
-    return _navigate(uri, "..")
-
-
-def sibling(uri: Ref, name: str) -> Ref:
-    """The resolution of ``"./name"`` against ``uri`` (§5.2): ``name`` beside the resource.
-
-    ``name`` is one data segment, encoded as by :func:`joinpath` (and refused
-    when it is a dot-segment or empty).  The "./" prefix keeps a ":" in it
-    from reading as a scheme (§4.2).
-
-    >>> from urikit import URI
-    >>> str(sibling(URI("http://h/a/b.html#x"), "c d.html"))
-    'http://h/a/c%20d.html'
-    """
-    uri = cast(Ref, URI._coerce(uri))
     check_data_segment(name)
-    return _navigate(uri, "./" + _encode_segment(name, "segment", uri._grammar.iri))
+    return "./" + _encode_segment(name, "segment", iri)

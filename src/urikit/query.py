@@ -10,58 +10,80 @@ two codecs:
 ``"rfc3986"``
     Plain percent-decoding (§2.1): "+" is a literal plus sign.
 
-Pairs are split on "&" only (";" is data), a pair without "=" has the value
-``None`` and a pair with an empty value the value ``""``; empty pairs (from
-"&&", or a leading or trailing "&") are not parameters.
+Every function here works on the text of a query component, ``None`` when
+the reference has no "?" (§3.4, §5.3): lookups return decoded pairs, and
+edits return the new query text, which the caller puts back into its
+reference.  Pairs are split on "&" only (";" is data), a pair without "="
+has the value ``None`` and a pair with an empty value the value ``""``;
+empty pieces (from "&&", or a leading or trailing "&") are not parameters.
 
-An edit re-encodes only the parameters it changes: every other character of
-the query, its percent-encodings and separators included, is kept as it was,
-so a signed URL keeps its signature.
+An edit re-encodes only the parameters it changes: every other piece of the
+query, its percent-encodings and empty pieces included, is kept as it was,
+so a signed URL keeps its signature, and removing a parameter just added
+gives back the query it was added to, character for character.
+
+Bad text (an undecodable triplet, a query over the limits) raises
+:class:`~urikit.URIError`; a bad argument (a name that is not a ``str``, an
+unknown codec) raises ``TypeError`` or ``ValueError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Final, TypeVar, cast
+import math
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from fnmatch import fnmatchcase
+from typing import Final, TypeAlias, get_args
 
 from .errors import URIError
 from .percent import form_decode, form_encode, percent_decode, percent_encode
-from .uri import URI, _Reference
+from .types import Codec, DecodeErrors
 
 __all__ = [
     "CODECS",
     "MAX_PARAMS",
     "MAX_QUERY_LENGTH",
+    "NameMatcher",
+    "Param",
+    "QueryValue",
+    "QueryValues",
     "add_query_param",
-    "decode_query",
     "encode_param",
     "has_query_param",
     "query_param",
     "query_param_all",
     "query_params",
     "remove_query_param",
+    "remove_query_params",
     "set_query_param",
     "with_query_params",
 ]
 
 #: The codecs a ``codec`` argument names.
-CODECS: Final = ("form", "rfc3986")
+CODECS: Final[tuple[str, ...]] = get_args(Codec)
 #: The most parameters a query may hold before reading it is refused.
 MAX_PARAMS: Final = 10_000
 #: The longest query (in characters) that is read or written.
 MAX_QUERY_LENGTH: Final = 1 << 20
 
-Ref = TypeVar("Ref", bound=_Reference)
-Param = tuple[str, str | None]
-
-
-def _query_of(uri: _Reference | str) -> str | None:
-    return URI._coerce(uri).query
+#: A decoded parameter: ``(name, value)``, the value ``None`` when there is no "=".
+Param: TypeAlias = tuple[str, str | None]
+#: What a value may be given as: text, a number, a boolean (``true``/``false``), or
+#: ``None`` for a parameter without "=".
+QueryValue: TypeAlias = str | int | float | bool | None
+#: One value, or a sequence of values for a name given several times.
+QueryValues: TypeAlias = QueryValue | Sequence[QueryValue]
+#: What :func:`remove_query_params` matches names with.
+NameMatcher: TypeAlias = str | Collection[str] | Callable[[str], bool]
 
 
 def _check_codec(codec: str) -> None:
     if codec not in CODECS:
         raise ValueError(f"unknown query codec {codec!r}; expected 'form' or 'rfc3986'")
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"a query name is a str, not {type(name).__name__}")
 
 
 def _check_length(query: str, max_length: int) -> None:
@@ -73,8 +95,12 @@ def _check_length(query: str, max_length: int) -> None:
         )
 
 
-def _pieces(query: str, max_params: int, max_length: int) -> list[str]:
+def _pieces(
+    query: str, max_params: int = MAX_PARAMS, max_length: int = MAX_QUERY_LENGTH
+) -> list[str]:
     """The query split on "&", empty pieces included, within the limits."""
+    if not isinstance(query, str):
+        raise TypeError(f"a query is a str or None, not {type(query).__name__}")
     _check_length(query, max_length)
     pieces = query.split("&")
     count = sum(1 for piece in pieces if piece)
@@ -106,22 +132,30 @@ def _name_of(piece: str, codec: str) -> str:
     return _decode(piece.partition("=")[0], codec, "surrogateescape")
 
 
-def decode_query(
+# -- reading --------------------------------------------------------------------------
+
+
+def query_params(
     query: str | None,
-    codec: str = "form",
+    codec: Codec = "form",
     *,
-    errors: str = "strict",
+    errors: DecodeErrors = "strict",
     max_params: int = MAX_PARAMS,
     max_length: int = MAX_QUERY_LENGTH,
 ) -> list[Param]:
-    """The ``(name, value)`` pairs of a query string (RFC 3986 §3.4), decoded.
+    """The decoded ``(name, value)`` pairs of a query (RFC 3986 §3.4), in order.
 
+    Duplicates are kept.  ``a`` gives ``("a", None)``, ``a=`` gives
+    ``("a", "")``; no query (``None``), or an empty one, gives ``[]``.
     ``errors`` is the policy for octets that are not UTF-8 (§2.5):
-    ``"strict"`` raises :class:`URIError`; ``"replace"`` and
-    ``"surrogateescape"`` are the usual alternatives.
+    ``"strict"`` raises :class:`URIError` at the triplet; ``"replace"`` and
+    ``"surrogateescape"`` are the usual alternatives.  A query longer than
+    ``max_length`` or with more than ``max_params`` parameters raises.
 
-    >>> decode_query("a=1&b&c=&d=x+y%2Bz")
+    >>> query_params("a=1&b&c=&d=x+y%2Bz")
     [('a', '1'), ('b', None), ('c', ''), ('d', 'x y+z')]
+    >>> query_params("q=a+b", codec="rfc3986")
+    [('q', 'a+b')]
     """
     _check_codec(codec)
     if query is None:
@@ -139,137 +173,165 @@ def decode_query(
     return params
 
 
-def query_params(
-    uri: _Reference | str,
-    codec: str = "form",
-    *,
-    errors: str = "strict",
-    max_params: int = MAX_PARAMS,
-    max_length: int = MAX_QUERY_LENGTH,
-) -> list[Param]:
-    """The decoded ``(name, value)`` pairs of the query, in order, duplicates kept.
-
-    ``?a`` gives ``("a", None)``, ``?a=`` gives ``("a", "")``; no query, or
-    an empty one, gives ``[]``.
-
-    >>> from urikit import URI
-    >>> query_params(URI("http://h/?q=a+b&q=c%2Bd&flag"))
-    [('q', 'a b'), ('q', 'c+d'), ('flag', None)]
-    >>> query_params(URI("http://h/?q=a+b"), codec="rfc3986")
-    [('q', 'a+b')]
-    """
-    return decode_query(
-        _query_of(uri),
-        codec,
-        errors=errors,
-        max_params=max_params,
-        max_length=max_length,
-    )
-
-
 def query_param(
-    uri: _Reference | str,
+    query: str | None,
     name: str,
     default: str | None = None,
     *,
-    codec: str = "form",
-    errors: str = "strict",
+    codec: Codec = "form",
+    errors: DecodeErrors = "strict",
 ) -> str | None:
     """The value of the first parameter ``name``, or ``default`` when there is none.
 
-    A valueless parameter (``?a``) gives ``None``, like an absent one; use
-    :func:`has_query_param` to tell them apart.  Names are matched as
-    :func:`has_query_param` matches them; ``errors`` applies to the value
-    returned, so octets that are not UTF-8 elsewhere in the query do not matter.
+    A valueless parameter (``a``) gives ``None``, like an absent one; use
+    :func:`has_query_param` to tell them apart.  Names are compared decoded
+    under ``codec``; ``errors`` applies to the value returned, so octets that
+    are not UTF-8 elsewhere in the query do not matter.
+
+    >>> query_param("a=1&b=x+y&b=2", "b")
+    'x y'
     """
-    for value in _values_of(uri, name, codec, errors):
+    for value in _values_of(query, name, codec, errors):
         return value
     return default
 
 
 def query_param_all(
-    uri: _Reference | str, name: str, *, codec: str = "form", errors: str = "strict"
+    query: str | None,
+    name: str,
+    *,
+    codec: Codec = "form",
+    errors: DecodeErrors = "strict",
 ) -> list[str | None]:
-    """The values of every parameter ``name``, in order (matched as by :func:`query_param`)."""
-    return list(_values_of(uri, name, codec, errors))
+    """The values of every parameter ``name``, in order (matched as by :func:`query_param`).
 
-
-def _values_of(uri: _Reference | str, name: str, codec: str, errors: str) -> Iterator[str | None]:
-    """The decoded values of the parameters ``name``, in order.
-
-    Names are matched as :func:`has_query_param` matches them, so an
-    undecodable octet (§2.5) elsewhere in the query does not stop the lookup;
-    ``errors`` applies to the values returned.
+    >>> query_param_all("b=1&a&b=2", "b")
+    ['1', '2']
     """
+    return list(_values_of(query, name, codec, errors))
+
+
+def _values_of(query: str | None, name: str, codec: str, errors: str) -> Iterator[str | None]:
+    """The decoded values of the parameters ``name``, in order."""
     _check_codec(codec)
-    query = _query_of(uri)
+    _check_name(name)
     if query is None:
         return
     offset = 0
-    for piece in _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH):
+    for piece in _pieces(query):
         if piece and _name_of(piece, codec) == name:
             key, eq, value = piece.partition("=")
             yield _decode_at(value, codec, errors, query, offset + len(key) + 1) if eq else None
         offset += len(piece) + 1
 
 
-def has_query_param(uri: _Reference | str, name: str, *, codec: str = "form") -> bool:
-    """Is there a parameter ``name`` (with or without a value)?"""
+def has_query_param(query: str | None, name: str, *, codec: Codec = "form") -> bool:
+    """Is there a parameter ``name`` (with or without a value)?
+
+    >>> has_query_param("a&b=1", "a"), has_query_param("a&b=1", "c")
+    (True, False)
+    """
     _check_codec(codec)
-    query = _query_of(uri)
+    _check_name(name)
     if query is None:
         return False
-    pieces = _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH)
-    return any(piece and _name_of(piece, codec) == name for piece in pieces)
+    return any(piece and _name_of(piece, codec) == name for piece in _pieces(query))
 
 
-# -- encoding -------------------------------------------------------------------
+# -- encoding -------------------------------------------------------------------------
 
 
-def _encode(text: str, codec: str) -> str:
+def _text_of(value: QueryValue) -> str | None:
+    """A value as text: ``bool`` as ``true``/``false``, numbers as ``repr`` (like yarl)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a finite number; give it as a str if you mean it")
+        return repr(value)
+    raise TypeError(f"a query value is a str, int, float, bool or None, not {type(value).__name__}")
+
+
+def _values(value: QueryValues) -> list[str | None]:
+    """One value, or each of a sequence (a ``str`` is one value), as text."""
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+        return [_text_of(item) for item in value]
+    if isinstance(value, (str, int, float)) or value is None:
+        return [_text_of(value)]
+    raise TypeError(
+        "a query value is a str, int, float, bool or None, or a sequence of them, "
+        f"not {type(value).__name__}"
+    )
+
+
+def _encode(text: str, codec: str, iri: bool) -> str:
     if not isinstance(text, str):
         raise TypeError(f"query names and values are str, not {type(text).__name__}")
     if codec == "form":
-        return form_encode(text)
+        if not iri or text.isascii():
+            return form_encode(text)
+        # As form_encode, but the characters RFC 3987 §2.2 adds to unreserved are kept.
+        return "+".join(percent_encode(part, "unreserved", iri=True) for part in text.split(" "))
     # Everything the query forbids, and the "&" and "=" of the pair syntax.
-    return percent_encode(text, "query").replace("&", "%26").replace("=", "%3D")
+    return percent_encode(text, "query", iri=iri).replace("&", "%26").replace("=", "%3D")
 
 
-def encode_param(name: str, value: str | None, codec: str = "form") -> str:
+def encode_param(name: str, value: QueryValue, codec: Codec = "form", *, iri: bool = False) -> str:
     """One ``name=value`` pair, encoded for the query (``name`` alone when ``value`` is None).
 
     Under ``"form"`` a space becomes "+" and "+" becomes "%2B"; under
     ``"rfc3986"`` a space becomes "%20" and "+" is written as it is.  Both
-    encode "&", "=", "#", "%" and non-ASCII (as UTF-8).
+    encode "&", "=", "#", "%" and non-ASCII (as UTF-8); with ``iri=True`` the
+    non-ASCII characters an IRI allows (RFC 3987 §2.2) are written as they
+    are.  ``True`` and ``False`` are written ``true`` and ``false``, an
+    ``int`` in decimal and a finite ``float`` as its ``repr``.
 
     >>> encode_param("q", "a b+c")
     'q=a+b%2Bc'
     >>> encode_param("q", "a b+c", "rfc3986")
     'q=a%20b+c'
+    >>> encode_param("n", 1.5), encode_param("on", True), encode_param("k", "é", iri=True)
+    ('n=1.5', 'on=true', 'k=é')
     """
     _check_codec(codec)
-    if name == "" and value is None:
+    _check_name(name)
+    text = _text_of(value)
+    if name == "" and text is None:
         raise ValueError("a parameter with an empty name and no value cannot be written")
-    encoded = _encode(name, codec)
-    return encoded if value is None else encoded + "=" + _encode(value, codec)
+    encoded = _encode(name, codec, iri)
+    return encoded if text is None else encoded + "=" + _encode(text, codec, iri)
 
 
-def _with_query(uri: Ref, query: str | None) -> Ref:
-    if query == uri.query:
-        return uri
-    if query is not None:
-        _check_length(query, MAX_QUERY_LENGTH)
-    return uri.replace(query=query)
+def _encode_pairs(name: str, value: QueryValues, codec: Codec, iri: bool) -> list[str]:
+    _check_name(name)
+    return [encode_param(name, text, codec, iri=iri) for text in _values(value)]
 
 
-def _join(original: str, pieces: list[str]) -> str | None:
-    """The edited query; ``None`` when an edit removed its last character."""
-    query = "&".join(pieces)
-    return None if query == "" and original != "" else query
+def _result(query: str) -> str:
+    _check_length(query, MAX_QUERY_LENGTH)
+    return query
 
 
-def _pairs(pairs: Mapping[str, str | None] | Iterable[Param]) -> list[Param]:
-    items = list(pairs.items() if isinstance(pairs, Mapping) else pairs)
+def _join(pieces: list[str]) -> str | None:
+    """The query of ``pieces``; ``None`` when none is left (the "?" goes too)."""
+    return _result("&".join(pieces)) if pieces else None
+
+
+# -- editing ----------------------------------------------------------------------------
+
+
+def _pairs(
+    pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
+) -> list[tuple[str, QueryValues]]:
+    if isinstance(pairs, Mapping):
+        return list(pairs.items())
+    if isinstance(pairs, (str, bytes)):
+        raise TypeError("query parameters are a mapping or (name, value) pairs, not text")
+    items = list(pairs)
     for item in items:
         if not (isinstance(item, tuple) and len(item) == 2):
             raise TypeError(f"query parameters are (name, value) pairs, not {item!r}")
@@ -277,98 +339,162 @@ def _pairs(pairs: Mapping[str, str | None] | Iterable[Param]) -> list[Param]:
 
 
 def with_query_params(
-    uri: Ref,
-    pairs: Mapping[str, str | None] | Iterable[Param],
+    pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
     *,
-    codec: str = "form",
-) -> Ref:
-    """A new reference whose whole query is ``pairs``, encoded under ``codec``.
+    codec: Codec = "form",
+    iri: bool = False,
+) -> str | None:
+    """The query text of ``pairs``, each encoded under ``codec``; ``None`` for no pairs.
 
     ``pairs`` is a mapping or an iterable of ``(name, value)``; a value of
-    ``None`` writes a valueless parameter.  No pairs remove the query.
+    ``None`` writes a valueless parameter, and a sequence (a list, a tuple) of values
+    writes the name once for each.  No pairs mean no query.
 
-    >>> from urikit import URI
-    >>> str(with_query_params(URI("http://h/p?old#f"), [("a", "1 2"), ("b", None)]))
-    'http://h/p?a=1+2&b#f'
+    >>> with_query_params([("a", "1 2"), ("b", None)])
+    'a=1+2&b'
+    >>> with_query_params({"tag": ["x", "y"], "page": 2, "debug": False})
+    'tag=x&tag=y&page=2&debug=false'
+    >>> with_query_params([]) is None
+    True
     """
-    uri = cast(Ref, URI._coerce(uri))
     _check_codec(codec)
     items = _pairs(pairs)
-    if len(items) > MAX_PARAMS:
-        raise URIError(
-            f"{len(items)} parameters are more than the limit max_params={MAX_PARAMS}",
-            rule="query",
-        )
-    encoded = [encode_param(name, value, codec) for name, value in items]
-    return _with_query(uri, "&".join(encoded) if encoded else None)
+    encoded: list[str] = []
+    for name, value in items:
+        encoded.extend(_encode_pairs(name, value, codec, iri))
+        if len(encoded) > MAX_PARAMS:
+            raise URIError(f"more than the limit max_params={MAX_PARAMS} parameters", rule="query")
+    return _join(encoded)
 
 
-def add_query_param(uri: Ref, name: str, value: str | None, *, codec: str = "form") -> Ref:
-    """A new reference with ``name=value`` appended to the query, the rest kept exactly.
+def add_query_param(
+    query: str | None,
+    name: str,
+    value: QueryValues,
+    *,
+    codec: Codec = "form",
+    iri: bool = False,
+) -> str | None:
+    """``query`` with ``name=value`` appended, every character of it kept.
 
-    >>> from urikit import URI
-    >>> str(add_query_param(URI("http://h/?sig=AbC%2f&x=1"), "page", "2"))
-    'http://h/?sig=AbC%2f&x=1&page=2'
+    The pair is joined with "&" to whatever the query holds, its empty
+    pieces included, so that :func:`remove_query_param` gives back ``query``
+    exactly: ``"a=1&"`` becomes ``"a=1&&b=2"`` and an empty query ``""``
+    becomes ``"&b=2"``; no query (``None``) becomes ``"b=2"``.  A sequence
+    of values appends one pair for each (none for an empty one).
+
+    >>> add_query_param("sig=AbC%2f&x=1", "page", 2)
+    'sig=AbC%2f&x=1&page=2'
+    >>> add_query_param(None, "tag", ["a", "b"])
+    'tag=a&tag=b'
     """
-    uri = cast(Ref, URI._coerce(uri))
-    pair = encode_param(name, value, codec)
-    query = uri.query
-    if query is None or query == "":
-        return _with_query(uri, pair)
-    _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH)
-    return _with_query(uri, query + pair if query.endswith("&") else query + "&" + pair)
-
-
-def set_query_param(uri: Ref, name: str, value: str | None, *, codec: str = "form") -> Ref:
-    """A new reference where ``name`` has the single value ``value``.
-
-    The first parameter ``name`` (names compared decoded, under ``codec``) is
-    replaced in its place and the others named ``name`` are removed; when
-    there is none, the pair is appended.  Other parameters are kept exactly.
-
-    >>> from urikit import URI
-    >>> str(set_query_param(URI("http://h/?a=1&b=%7e&a=2"), "a", "x y"))
-    'http://h/?a=x+y&b=%7e'
-    """
-    uri = cast(Ref, URI._coerce(uri))
-    pair = encode_param(name, value, codec)
-    query = uri.query
+    _check_codec(codec)
+    added = _encode_pairs(name, value, codec, iri)
+    if not added:
+        return query
     if query is None:
-        return _with_query(uri, pair)
-    pieces = _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH)
+        return _join(added)
+    _pieces(query)
+    return _result(query + "&" + "&".join(added))
+
+
+def set_query_param(
+    query: str | None,
+    name: str,
+    value: QueryValues,
+    *,
+    codec: Codec = "form",
+    iri: bool = False,
+) -> str | None:
+    """``query`` where ``name`` has the value ``value`` (or the values, for a sequence).
+
+    The first parameter ``name`` (names compared decoded, under ``codec``)
+    is replaced in its place and the others named ``name`` are removed; when
+    there is none, the pair is appended (an empty query becomes just the
+    pair).  An empty sequence removes ``name``.  Other pieces are kept exactly.
+
+    >>> set_query_param("a=1&b=%7e&a=2", "a", "x y")
+    'a=x+y&b=%7e'
+    >>> set_query_param("", "a", 1)
+    'a=1'
+    """
+    _check_codec(codec)
+    new = _encode_pairs(name, value, codec, iri)
+    if query is None or query == "":
+        return _join(new) if new else query
+    pieces = _pieces(query)
     kept: list[str] = []
     found = False
     for piece in pieces:
         if piece and _name_of(piece, codec) == name:
             if not found:
-                kept.append(pair)
+                kept.extend(new)
                 found = True
         else:
             kept.append(piece)
     if not found:
-        return add_query_param(uri, name, value, codec=codec)
-    return _with_query(uri, _join(query, kept))
+        return _result(query + "&" + "&".join(new)) if new else query
+    return _join(kept)
 
 
-def remove_query_param(uri: Ref, name: str, *, codec: str = "form") -> Ref:
-    """A new reference without any parameter ``name``; the rest is kept exactly.
+def remove_query_param(query: str | None, name: str, *, codec: Codec = "form") -> str | None:
+    """``query`` without any parameter ``name``; every other piece is kept exactly.
 
-    When no parameter is left and nothing else remains of the query, the
-    query itself is removed (``http://h/?a=1`` becomes ``http://h/``).
+    When no piece is left the query itself goes (``a=1`` gives ``None``);
+    empty pieces the edit did not touch stay (``a=1&&b=2`` without ``b`` is
+    ``a=1&``).  A query with no parameter ``name`` is returned as it is.
 
-    >>> from urikit import URI
-    >>> str(remove_query_param(URI("http://h/?a=1&b=2&a=3#top"), "a"))
-    'http://h/?b=2#top'
+    >>> remove_query_param("a=1&b=2&a=3", "a")
+    'b=2'
+    >>> remove_query_param("a=1", "a") is None
+    True
     """
-    uri = cast(Ref, URI._coerce(uri))
+    _check_name(name)
+    return _remove(query, codec, lambda decoded: decoded == name)
+
+
+def remove_query_params(
+    query: str | None, names: NameMatcher, *, codec: Codec = "form"
+) -> str | None:
+    """``query`` without the parameters whose decoded name ``names`` matches.
+
+    ``names`` is a glob pattern (a ``str``, matched case-sensitively with
+    :func:`fnmatch.fnmatchcase`: ``"utm_*"``), a collection of exact names
+    (``{"a[1]", "b"}``: no pattern characters), or a predicate taking the
+    decoded name.  Pieces are kept or removed as by :func:`remove_query_param`.
+
+    >>> remove_query_params("utm_source=x&id=7&utm_medium=y", "utm_*")
+    'id=7'
+    >>> remove_query_params("a=1&b=2&c=3", {"a", "c"})
+    'b=2'
+    >>> remove_query_params("a=1&B=2", str.isupper)
+    'a=1'
+    """
+    match: Callable[[str], bool]
+    if isinstance(names, str):
+        pattern = names
+        match = lambda decoded: fnmatchcase(decoded, pattern)  # noqa: E731
+    elif callable(names):
+        match = names
+    elif isinstance(names, Collection) and not isinstance(names, (bytes, bytearray)):
+        exact = frozenset(names)
+        for name in exact:
+            _check_name(name)
+        match = exact.__contains__
+    else:
+        raise TypeError(
+            "names is a glob pattern, a collection of names or a predicate, "
+            f"not {type(names).__name__}"
+        )
+    return _remove(query, codec, match)
+
+
+def _remove(query: str | None, codec: str, match: Callable[[str], bool]) -> str | None:
     _check_codec(codec)
-    if not isinstance(name, str):
-        raise TypeError(f"a query name is a str, not {type(name).__name__}")
-    query = uri.query
     if query is None:
-        return uri
-    pieces = _pieces(query, MAX_PARAMS, MAX_QUERY_LENGTH)
-    kept = [piece for piece in pieces if not (piece and _name_of(piece, codec) == name)]
+        return None
+    pieces = _pieces(query)
+    kept = [piece for piece in pieces if not (piece and match(_name_of(piece, codec)))]
     if len(kept) == len(pieces):
-        return uri
-    return _with_query(uri, _join(query, kept))
+        return query
+    return _join(kept)

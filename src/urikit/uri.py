@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import (
@@ -53,6 +53,7 @@ from .errors import URIError
 from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .percent import percent_decode
 from .protocol_steps import ParamFilter
+from .query import NameMatcher, QueryValues
 from .report import Report
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import (
@@ -88,8 +89,6 @@ _new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-QueryValue = str | int | float | bool | None
-QueryPairs = Mapping[str, QueryValue | Sequence[QueryValue]] | Iterable[tuple[str, QueryValue]]
 
 _R = TypeVar("_R", "URI", "IRI")
 
@@ -887,21 +886,22 @@ class _Reference:
         """Does the query (§3.4) have a parameter ``name``?"""
         return _query.has_query_param(self.query, name, codec=codec)
 
-    def with_query_params(self, pairs: QueryPairs, *, codec: Codec = "form") -> Self:
+    def with_query_params(
+        self,
+        pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
+        *,
+        codec: Codec = "form",
+    ) -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
         query = _query.with_query_params(pairs, codec=codec, iri=self._grammar.iri)
         return self._with_query(query)
 
-    def add_query_param(
-        self, name: str, value: QueryValue | Sequence[QueryValue], *, codec: Codec = "form"
-    ) -> Self:
+    def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
         query = _query.add_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
         return self._with_query(query)
 
-    def set_query_param(
-        self, name: str, value: QueryValue | Sequence[QueryValue], *, codec: Codec = "form"
-    ) -> Self:
+    def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
         query = _query.set_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
         return self._with_query(query)
@@ -910,14 +910,17 @@ class _Reference:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
         return self._with_query(_query.remove_query_param(self.query, name, codec=codec))
 
-    def remove_query_params(self, which: ParamFilter, *, codec: Codec = "form") -> Self:
-        """A new reference without the parameters ``which`` names (§3.4): a name,
-        names or globs (``"utm_*"``), or a predicate on the decoded name."""
-        return self._with_query(_query.remove_query_params(self.query, which, codec=codec))
+    def remove_query_params(self, names: NameMatcher, *, codec: Codec = "form") -> Self:
+        """A new reference without the parameters ``names`` matches (§3.4): a glob
+        on the decoded name (``"utm_*"``), a collection of exact names, or a
+        predicate on the decoded name."""
+        return self._with_query(_query.remove_query_params(self.query, names, codec=codec))
 
     def _with_query(self, query: str | None) -> Self:
         """This reference with its query text replaced, the rest kept byte for byte."""
         m = self._m
+        if query == m.group(7):
+            return self
         text = m.string
         start, end = m.span(7)
         if start < 0:
@@ -939,18 +942,31 @@ class _Reference:
         "/" and "\\" in a name are encoded, and "." and ".." are refused in
         every spelling: a name never climbs.
         """
+        m = self._m
         path = paths.joinpath(
-            self.path, names, iri=self._grammar.iri, rooted=self.authority is not None
+            m.group(6), names, iri=self._grammar.iri, scheme=m.group(1), authority=m.group(2)
         )
-        return self.replace(path=path)
+        return self if path == m.group(6) else self.replace(path=path)
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""
-        return self.resolve(paths.parent_reference(self.path))
+        return self._navigate(paths.PARENT_REFERENCE)
 
     def sibling(self, name: str) -> Self:
         """The sibling resource ``name`` (a data segment), resolved as a relative path (§5.2)."""
-        return self.resolve(paths.sibling_reference(name, iri=self._grammar.iri))
+        return self._navigate(paths.sibling_reference(name, iri=self._grammar.iri))
+
+    def _navigate(self, reference: str) -> Self:
+        """Resolve ``reference`` against this reference, fragment aside (§5.2).
+
+        An absolute-path or network-path reference navigates as it would under
+        any scheme; a relative-path reference has no base to navigate from.
+        """
+        paths.check_navigable(self.scheme, self.authority, self.path)
+        base = self if self.fragment is None else self.replace(fragment=None)
+        if base.scheme is not None:
+            return base.resolve(reference)
+        return base.replace(scheme="x").resolve(reference).replace(scheme=None)
 
     # -- file: URIs (RFC 8089) ---------------------------------------------------------
 

@@ -19,29 +19,27 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final, TypeAlias
 
 from .errors import URIError
 from .grammar import ALPHA, DIGIT, PCT_ENCODED
 from .percent import percent_decode
-from .query import decode_query
+from .uri import IRI, URI
 
-if TYPE_CHECKING:
-    from .uri import _Reference
+#: What a view reads: a URI, an IRI, or text parsed as a URI.
+Reference: TypeAlias = URI | IRI | str
 
 __all__ = ["URN", "VIEWS", "Mailto", "News", "ftp_type", "mailto", "news", "urn", "view"]
 
 
-def _reference(uri: _Reference | str, scheme: str, rfc: str) -> _Reference:
-    from .uri import URI
-
-    ref = URI._coerce(uri)
+def _reference(uri: Reference, scheme: str, rfc: str) -> URI | IRI:
+    ref = uri if isinstance(uri, (URI, IRI)) else URI(uri)
     if ref.scheme is None or ref.scheme.lower() != scheme:
         raise URIError(f"not a {scheme}: URI ({rfc})", text=str(ref), position=0, rule="scheme")
     return ref
 
 
-def _refuse(ref: _Reference, component: str, reason: str) -> URIError:
+def _refuse(ref: URI | IRI, component: str, reason: str) -> URIError:
     span = ref.span(component)
     return URIError(reason, text=str(ref), position=span[0] if span else 0, rule=component)
 
@@ -100,7 +98,7 @@ class Mailto:
         return self._header_addresses("bcc")
 
 
-def mailto(uri: _Reference | str) -> Mailto:
+def mailto(uri: Reference) -> Mailto:
     """Read a ``mailto:`` URI (RFC 6068 §2).
 
     Percent-encoded octets are UTF-8 (§2), and "+" is a plus sign, not a
@@ -119,7 +117,7 @@ def mailto(uri: _Reference | str) -> Mailto:
         raise _refuse(ref, "fragment", "a mailto: URI has no fragment (RFC 6068 §2)")
     to = _addresses(ref.path)
     headers: list[tuple[str, str]] = []
-    for name, value in decode_query(ref.query, "rfc3986"):
+    for name, value in ref.query_params("rfc3986"):
         if value is None:
             raise _refuse(ref, "query", f"the header field {name!r} has no '=' (RFC 6068 §2)")
         headers.append((name, value))
@@ -145,7 +143,7 @@ class News:
     server: str | None = None
 
 
-def news(uri: _Reference | str) -> News:
+def news(uri: Reference) -> News:
     """Read a ``news:`` URI (RFC 5538 §2.1; RFC 1738 §3.6).
 
     What holds an "@" is an article's message-id, anything else a group.
@@ -173,7 +171,7 @@ _FTP_TYPECODES: Final = ("a", "i", "d")
 _TYPE_PARAMETER: Final = ";type="
 
 
-def ftp_type(uri: _Reference | str) -> str | None:
+def ftp_type(uri: Reference) -> str | None:
     """The typecode of an ``ftp:`` URL: ``"a"``, ``"i"``, ``"d"``, or ``None`` (RFC 1738 §3.2.2).
 
     ``;type=`` follows the last segment of the path (``ftpurl = "ftp://"
@@ -226,7 +224,7 @@ class URN:
         return f"urn:{self.nid.lower()}:{nss}"
 
 
-def urn(uri: _Reference | str) -> URN:
+def urn(uri: Reference) -> URN:
     """Read a URN (RFC 8141 §2).
 
     >>> u = urn("urn:example:weather?=op=map&lat=39.56#x")
@@ -264,16 +262,14 @@ def urn(uri: _Reference | str) -> URN:
 
 
 #: Each scheme with a view, and its view.
-VIEWS: Final[Mapping[str, Callable[[Any], object]]] = MappingProxyType(
+VIEWS: Final[Mapping[str, Callable[[Reference], object]]] = MappingProxyType(
     {"mailto": mailto, "news": news, "ftp": ftp_type, "urn": urn}
 )
 
 
-def view(uri: _Reference | str) -> object:
+def view(uri: Reference) -> object:
     """The scheme's view of ``uri`` (see :data:`VIEWS`), or ``None`` for other schemes."""
-    from .uri import URI
-
-    ref = URI._coerce(uri)
+    ref = uri if isinstance(uri, (URI, IRI)) else URI(uri)
     scheme = ref.scheme
     function = VIEWS.get(scheme.lower()) if scheme is not None else None
     return None if function is None else function(ref)

@@ -32,12 +32,12 @@ def describe(uri: URI, *, show_password: bool = False) -> dict[str, Any]:
     if not show_password:
         record["input"] = shown.redacted()
     try:
-        params = query_params(uri, errors="replace")
+        params = query_params(uri.query, errors="replace")
     except URIError:  # over urikit.query.MAX_PARAMS or MAX_QUERY_LENGTH
         record["query_params"] = None
     else:
         record["query_params"] = [[name, value] for name, value in params]
-    record["segments"] = segments(uri, errors="replace")
+    record["segments"] = segments(uri.path, errors="replace")
     return record
 
 

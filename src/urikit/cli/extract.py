@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import URIError
+from ..report import Report
 from ..text.extract import extract
 from ..text.html import Link, links
-from ..lenient import Violation
 from . import _stream
 
 ORDER = 60
@@ -30,7 +30,7 @@ def _read(path: str | None) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _violations(violations: tuple[Violation, ...]) -> list[dict[str, Any]]:
+def _violations(violations: tuple[Report, ...]) -> list[dict[str, Any]]:
     return [{"code": v.code, "position": v.position, "message": v.message} for v in violations]
 
 

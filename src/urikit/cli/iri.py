@@ -6,7 +6,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ..iri import IRI, uri_to_iri
+from ..components import Parts
+from ..mapping import uri_to_iri
+from ..uri import IRI
 from . import _stream
 
 ORDER = 50
@@ -25,8 +27,15 @@ def _to_uri(args: argparse.Namespace) -> int:
     return _convert(args, lambda text: str(IRI(text).to_uri(idna=args.idna, nfc=args.nfc)), "uri")
 
 
+def _iri_of(text: str, idna: bool) -> str:
+    """``text`` (a URI or IRI reference) converted to an IRI reference (RFC 3987 §3.2)."""
+    ref = IRI(text)
+    parts = Parts(*(getattr(ref, name) for name in Parts._fields))
+    return str(IRI(uri_to_iri(str(ref), parts, idna=idna)))
+
+
 def _to_iri(args: argparse.Namespace) -> int:
-    return _convert(args, lambda text: str(uri_to_iri(text, idna=args.idna)), "iri")
+    return _convert(args, lambda text: _iri_of(text, args.idna), "iri")
 
 
 def register(subparsers: Any) -> None:

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..compare import comparison_rung
-from ..iri import IRI, iri_to_uri
 from ..normalize import LEVELS, TRACKING_PARAMS, normalize
-from ..uri import URI
+from ..uri import IRI, URI
 from . import _stream
 
 ORDER = 20
@@ -78,7 +77,7 @@ def _normalize(args: argparse.Namespace) -> int:
         # Equivalent IRIs have equivalent URI forms (RFC 3987 §5.3.2.3).
         result = normal(text)
         if isinstance(result, IRI):
-            result = normalize(iri_to_uri(result), level=args.level)
+            result = normalize(result.to_uri(), level=args.level)
         return str(result)
 
     items: Iterable[str] = _stream.inputs(args.uri)

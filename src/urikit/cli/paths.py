@@ -6,7 +6,7 @@ import argparse
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from ..fileuri import from_path, to_path
+from ..uri import URI
 from . import _stream
 
 ORDER = 70
@@ -24,7 +24,7 @@ def _from_path(args: argparse.Namespace) -> int:
     items = _stream.inputs(args.path)
 
     def one(text: str) -> str:
-        return str(from_path(_as_path(text, args.flavor)))
+        return str(URI.from_path(_as_path(text, args.flavor)))
 
     if args.json:
         return _stream.run_json(
@@ -37,7 +37,7 @@ def _to_path(args: argparse.Namespace) -> int:
     items = _stream.inputs(args.uri)
 
     def one(text: str) -> str:
-        return str(to_path(text, args.flavor))
+        return str(URI(text).to_path(args.flavor))
 
     if args.json:
         return _stream.run_json(

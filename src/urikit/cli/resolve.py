@@ -7,9 +7,8 @@ import sys
 from typing import Any
 
 from ..errors import URIError
-from ..iri import IRI
 from ..resolve import SPECS, relativize, resolve
-from ..uri import URI
+from ..uri import IRI, URI
 from . import _stream
 
 ORDER = 10

@@ -15,7 +15,7 @@ or UTS #46 mapping hides the name used), ``active-content-scheme``
 ``parser-differential``, ``invisible-character`` (bidi and zero-width
 characters, RFC 3987 §4.1), ``invalid`` (not a URI reference), and for text
 that was read only after a lenient repair, one finding per repair with the
-:class:`~urikit.lenient.Violation` code (``backslash``, ``whitespace``,
+:class:`~urikit.report.Report` code (``backslash``, ``whitespace``,
 ``control``, ...).
 
 Findings of one code on consecutive characters are merged into one finding
@@ -28,6 +28,10 @@ import importlib
 import re
 from typing import Final
 
+from ..errors import URIError
+from ..report import Report
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from ..uri import URI, _Reference
 from .active import check_active_content
 from .checks import check_encoded, check_reference, check_userinfo
 from .differential import check_differential, differential_findings
@@ -42,11 +46,7 @@ from .findings import (
     run_message,
 )
 from .hosts import lenient_ipv4
-from ..errors import URIError
-from ..lenient import Violation
 from .redirect import is_safe_redirect, redirect_findings
-from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from ..uri import URI, _Reference
 
 __all__ = [
     "Finding",
@@ -79,9 +79,11 @@ _LENIENT_SEVERITY: Final = {
 }
 _URL_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*")
 _SINGLE: Final = {"bare-percent": 3, "extra-hash": 3, "bracket": 3}
+# The repairs of the text as a whole rather than of one character.
+_WHOLE_TEXT: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
 
 
-def _alignment(text: str, repaired: str, violations: list[Violation]) -> Mapper:
+def _alignment(text: str, repaired: str, violations: list[Report]) -> Mapper:
     """Map spans of the repaired text back to the input, repair by repair."""
     start = 0
     while start < len(text) and text[start].isspace():
@@ -94,7 +96,7 @@ def _alignment(text: str, repaired: str, violations: list[Violation]) -> Mapper:
         elif violation.code == "url-prefix":
             match = _URL_PREFIX.match(text, violation.position)
             start = match.end() if match else violation.position
-    changed = {v.position: v for v in violations if v.char is not None}
+    changed = {v.position: v for v in violations if v.code not in _WHOLE_TEXT}
     offsets: list[int] = []
     i = start
     while len(offsets) < len(repaired) and i < len(text):
@@ -117,7 +119,7 @@ def _alignment(text: str, repaired: str, violations: list[Violation]) -> Mapper:
     return mapper
 
 
-def _violation_span(text: str, v: Violation) -> tuple[int, int]:
+def _violation_span(text: str, v: Report) -> tuple[int, int]:
     """The characters a repair concerns, in the input."""
     if v.code == "surrounding-whitespace":
         lead = len(text) - len(text.lstrip())
@@ -128,7 +130,7 @@ def _violation_span(text: str, v: Violation) -> tuple[int, int]:
     return (v.position, min(v.position + 1, len(text)))
 
 
-def _add_repairs(text: str, violations: list[Violation], findings: list[Finding]) -> None:
+def _add_repairs(text: str, violations: list[Report], findings: list[Finding]) -> None:
     """One finding per repair, a run of one repair on consecutive characters merged."""
     index = 0
     while index < len(violations):
@@ -190,8 +192,8 @@ def _read(text: str, findings: list[Finding]) -> tuple[_Reference | None, Mapper
         repaired = URI.lenient(text)
     except URIError:
         return None, identity
-    _add_repairs(text, repaired.violations, findings)
-    return repaired.uri, _alignment(text, str(repaired.uri), repaired.violations)
+    _add_repairs(text, repaired.reports, findings)
+    return repaired.uri, _alignment(text, str(repaired.uri), repaired.reports)
 
 
 # --- the checks --------------------------------------------------------------------

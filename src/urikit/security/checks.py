@@ -7,6 +7,8 @@ import unicodedata
 from typing import Final
 from urllib.parse import unquote
 
+from ..schemes import SchemeRegistry
+from ..uri import _Reference
 from .findings import Finding, Mapper, Severity, printable, quote
 from .hosts import (
     internal_reason,
@@ -16,8 +18,6 @@ from .hosts import (
     suspicious_labels,
     uts46_changes,
 )
-from ..schemes import SchemeRegistry
-from ..uri import _Reference
 
 __all__ = ["check_encoded", "check_reference", "check_userinfo"]
 

@@ -25,9 +25,9 @@ import re
 from typing import TYPE_CHECKING, Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .findings import Finding, Mapper, Severity, identity, quote
 from .hosts import lenient_ipv4, read_host
-from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 
 if TYPE_CHECKING:
     from ..uri import _Reference

@@ -18,8 +18,8 @@ from typing import Final
 
 import idna
 
-from .scripts import ascii_skeleton, is_mixed, scripts_of
 from ..percent import percent_decode
+from .scripts import ascii_skeleton, is_mixed, scripts_of
 
 __all__ = [
     "HostLabel",

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 from typing import Final
 from urllib.parse import unquote
 
-from .differential import differential_findings
-from .findings import Finding, Severity, quote
-from .hosts import read_host
 from ..errors import URIError
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI, _Reference
+from .differential import differential_findings
+from .findings import Finding, Severity, quote
+from .hosts import read_host
 
 __all__ = ["is_safe_redirect", "redirect_findings"]
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from ..errors import URIError
 from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
-from ..lenient import Violation
+from ..report import Report, Severity
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
 
@@ -67,7 +67,7 @@ class Match:
     end: int
     text: str
     uri: URI
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[Report, ...] = ()
 
     def __str__(self) -> str:
         return str(self.uri)
@@ -280,7 +280,7 @@ class _Extractor:
             and candidate[scheme.end() : scheme.end() + 1].isdigit()
         ):
             scheme = None  # "www.example.com:8080/" is a suffix reference with a port
-        added: list[Violation] = []
+        added: list[Report] = []
         if scheme is not None:
             rest = candidate[scheme.end() :]
             if rest in ("", "//"):
@@ -302,10 +302,12 @@ class _Extractor:
             lead = f"{self.default_scheme}://"
             parsed = _parse(lead + candidate, shift=len(lead))
             added.append(
-                Violation(
+                Report(
                     "suffix-reference",
-                    pieces[0][0],
                     f'a suffix reference completed with "{lead}" (RFC 3986 §4.5)',
+                    Severity.INFO,
+                    (pieces[0][0], pieces[0][0]),
+                    True,
                 )
             )
         else:
@@ -315,17 +317,20 @@ class _Extractor:
         uri, repairs = parsed
         if host is not None and uri.host != host:
             return None
-        violations = tuple(
-            Violation(v.code, _to_input(pieces, v.position), v.message, v.char) for v in repairs
-        )
+        violations = tuple(replace(v, span=_span_to_input(pieces, v.span)) for v in repairs)
         start, end = pieces[0][0], pieces[-1][1]
         return Match(start, end, text[start:end], uri, tuple(added) + violations)
 
 
-def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Violation]] | None:
+def _span_to_input(pieces: Pieces, span: tuple[int, int]) -> tuple[int, int]:
+    start = _to_input(pieces, span[0])
+    return (start, _to_input(pieces, span[1] - 1) + 1) if span[1] > span[0] else (start, start)
+
+
+def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Report]] | None:
     """The URI of a candidate, strictly or by a lenient repair; None if neither works.
 
-    Violation positions are made relative to the candidate minus ``shift``
+    Report spans are made relative to the candidate minus ``shift``
     leading characters that are not in the input.
     """
     try:
@@ -337,8 +342,8 @@ def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Violation]] | None
     except URIError:
         return None
     moved = [
-        Violation(v.code, max(v.position - shift, 0), v.message, v.char)
-        for v in repaired.violations
+        replace(v, span=(max(v.span[0] - shift, 0), max(v.span[1] - shift, 0)))
+        for v in repaired.reports
     ]
     return repaired.uri, moved
 

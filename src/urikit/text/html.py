@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import unescape
 from html.entities import html5
 from html.parser import HTMLParser
 from typing import Final, NamedTuple
 
 from ..errors import URIError
-from ..lenient import Violation
+from ..report import Report, Severity
 from ..resolve import base_uri, resolve
 from ..uri import URI, _Reference
 
@@ -61,7 +61,7 @@ class Link:
     raw: str
     uri: URI | None
     error: URIError | None = None
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[Report, ...] = ()
     position: tuple[int, int] = (1, 0)
 
 
@@ -152,11 +152,12 @@ def _link(item: _Found, against: URI) -> Link:
         end -= 1
     kept = [i for i in range(start, end) if raw[i] not in _TAB_OR_NEWLINE]
     violations = [
-        Violation(
+        Report(
             "tab-or-newline",
-            i,
             "a tab or line break inside a URL is removed (WHATWG URL parsing)",
-            raw[i],
+            Severity.LOW,
+            (i, i + 1),
+            True,
         )
         for i in range(start, end)
         if raw[i] in _TAB_OR_NEWLINE
@@ -171,7 +172,8 @@ def _link(item: _Found, against: URI) -> Link:
             return Link(item.tag, item.attribute, raw, None, exc, tuple(violations), item.position)
         for v in repairs:
             where = kept[v.position] if v.position < len(kept) else end
-            violations.append(Violation(v.code, where, v.message, v.char))
+            last = kept[v.span[1] - 1] + 1 if v.span[0] < v.span[1] <= len(kept) else where
+            violations.append(replace(v, span=(where, max(where, last))))
     target = resolve(against, reference)
     return Link(item.tag, item.attribute, raw, target, None, tuple(violations), item.position)
 

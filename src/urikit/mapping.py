@@ -1,21 +1,17 @@
-"""Internationalized Resource Identifiers (RFC 3987).
+"""The mappings between IRIs and URIs (RFC 3987 §3.1, §3.2), on component text.
 
-An :class:`IRI` is a :class:`~urikit.uri.URI` with a wider grammar: the same
-immutable value, components, classification, resolution and normalization
-(one implementation, ``_Reference``), over the RFC 3987 §2.2 grammar that
-``grammar.py`` builds from the RFC 3986 one.  On top of the ABNF, ``IRI()``
-enforces the one MUST-level limit on characters: no bidirectional formatting
-characters (§4.1).  The limits of §6.1 are SHOULDs and are not enforced (and
-§6.1 a says generic software "cannot and should not check" them).
+* :func:`iri_to_uri`, the mapping of §3.1: every non-ASCII character becomes
+  its UTF-8 octets, percent-encoded.  It keeps existing percent-encodings, is
+  idempotent and is the identity on URIs.  NFC (step 1) and ToASCII on the
+  ireg-name are options.
+* :func:`uri_to_iri`, the conversion of §3.2: percent-encoded UTF-8 is
+  decoded wherever the character it stands for is allowed.
 
-Two conversions link the two kinds of identifier:
-
-* :func:`iri_to_uri` (``IRI.to_uri``), the mapping of §3.1: every non-ASCII
-  character becomes its UTF-8 octets, percent-encoded.  It keeps existing
-  percent-encodings, is idempotent and is the identity on URIs.  NFC (step 1)
-  and ToASCII on the ireg-name are options.
-* :func:`uri_to_iri` (``URI.to_iri``), the conversion of §3.2: percent-encoded
-  UTF-8 is decoded wherever the character it stands for is allowed.
+Both take the text of a reference and its components (a
+:class:`~urikit.components.Parts` of that text, as the URI or IRI grammar
+parsed it) and return the text of the mapped reference; ``URI.to_iri()`` and
+``IRI.to_uri()`` wrap it in the value type.  Positions in errors are
+positions in that text.
 """
 
 from __future__ import annotations
@@ -23,20 +19,15 @@ from __future__ import annotations
 import re
 import stringprep
 import unicodedata
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import Final
 
-from .bidi import bidi_violations, find_bidi_formatting
+from .bidi import find_bidi_formatting
+from .components import Parts, compose_authority, recompose
 from .errors import URIError
-from .grammar import IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
+from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR
 from .percent import percent_encode
-from .uri import URI, _Reference, compose_authority, recompose
 
-if TYPE_CHECKING:
-    from typing_extensions import Self
-
-    from .lenient import Violation
-
-__all__ = ["IRI", "iri_to_uri", "uri_to_iri"]
+__all__ = ["iri_to_uri", "uri_to_iri"]
 
 _UCSCHAR: Final = IRI_GRAMMAR.rule("ucschar")
 _IPRIVATE: Final = IRI_GRAMMAR.rule("iprivate")
@@ -56,62 +47,21 @@ _NOT_URI: Final = {
 }
 
 
-class IRI(_Reference):
-    """An IRI reference (RFC 3987 §2.2): strictly parsed, exact, immutable.
+def _is_reg_name(host: str) -> bool:
+    """host = IP-literal / IPv4address / reg-name, first match wins (RFC 3986 §3.2.2)."""
+    return host[:1] != "[" and IPV4_ADDRESS.fullmatch(host) is None
 
-    Everything :class:`~urikit.URI` offers works the same way; the grammar
-    also allows ``ucschar`` wherever RFC 3986 allows unreserved characters,
-    and ``iprivate`` in the query.  A bidirectional formatting character
-    (U+200E, U+200F, U+202A-U+202E, and U+061C, U+2066-U+2069) is refused as
-    §4.1 requires, with a :class:`~urikit.URIError` at its position and the
-    rule ``"ucschar"``.
 
-    >>> iri = IRI("http://r\u00e9sum\u00e9.example.org/D\u00fcrst?q=\u00e9")
-    >>> iri.host, iri.path
-    ('r\u00e9sum\u00e9.example.org', '/D\u00fcrst')
-    >>> str(iri.to_uri())
-    'http://r%C3%A9sum%C3%A9.example.org/D%C3%BCrst?q=%C3%A9'
-    >>> str(iri.to_uri(idna=True))
-    'http://xn--rsum-bpad.example.org/D%C3%BCrst?q=%C3%A9'
-    """
-
-    __slots__ = ()
-    _grammar: ClassVar[Grammar] = IRI_GRAMMAR
-    _rule: ClassVar[str] = "IRI-reference"
-
-    # The IRI pattern is compiled on first use, not when urikit is imported.
-    @staticmethod
-    def _fullmatch(text: str) -> re.Match[str] | None:
-        return IRI_GRAMMAR.reference.fullmatch(text)
-
-    def __new__(cls, text: str | _Reference) -> Self:
-        self = super().__new__(cls, text)
-        text = self._m.string
-        if not text.isascii():
-            position = find_bidi_formatting(text)
-            if position is not None:
-                raise URIError(
-                    "IRIs MUST NOT contain bidirectional formatting characters "
-                    "(RFC 3987 §4.1); percent-encode it",
-                    text=text,
-                    position=position,
-                    rule="ucschar",
-                )
-        return self
-
-    def to_uri(self, *, idna: bool = False, nfc: bool = False) -> URI:
-        """The URI this IRI maps to (RFC 3987 §3.1); see :func:`iri_to_uri`."""
-        return iri_to_uri(self, idna=idna, nfc=nfc)
-
-    def bidi_violations(self) -> list[Violation]:
-        """The components that break the Bidi IRI structure (§4.2); see ``urikit.bidi``."""
-        return bidi_violations(self)
+def _host_position(parts: Parts) -> int:
+    """Where the host starts in the text of ``parts`` (§3, §3.2)."""
+    position = 2 if parts.scheme is None else len(parts.scheme) + 3
+    return position if parts.userinfo is None else position + len(parts.userinfo) + 1
 
 
 # -- RFC 3987 §3.1: mapping of IRIs to URIs -------------------------------------------
 
 
-def iri_to_uri(iri: _Reference | str, *, idna: bool = False, nfc: bool = False) -> URI:
+def iri_to_uri(text: str, parts: Parts, *, idna: bool = False, nfc: bool = False) -> str:
     """Map an IRI reference to a URI reference (RFC 3987 §3.1).
 
     Step 2: each ``ucschar`` or ``iprivate`` character becomes the
@@ -135,32 +85,35 @@ def iri_to_uri(iri: _Reference | str, *, idna: bool = False, nfc: bool = False) 
     ``"ireg-name"``): §3.1 notes that such an IRI cannot be resolved.  IP
     literals are never touched.
 
-    >>> str(iri_to_uri("http://www.example.org/red%09ros\u00e9#red"))
+    ``text`` is the IRI reference and ``parts`` its components; the result
+    is the text of the URI reference.
+
+    >>> text = "http://www.example.org/red%09ros\u00e9#red"
+    >>> parts = Parts("http", "www.example.org", None, "www.example.org", None,
+    ...               "/red%09ros\u00e9", None, "red")
+    >>> iri_to_uri(text, parts)
     'http://www.example.org/red%09ros%C3%A9#red'
     """
-    ref = IRI._coerce(iri)
-    text = str(ref)
-    host = ref.host
+    host = parts.host
     if text.isascii() and not (idna and host is not None and "%" in host):
-        return URI(text)
-    is_reg_name = host is not None and ref.host_type == "reg-name"
-    if host is not None and is_reg_name:
-        if idna:
-            host = _host_to_ascii(host, text, ref._m.start(4), nfc)
-        host = _to_uri_part(host, "host", nfc)
+        return text
     authority = None
     if host is not None:
-        userinfo = ref.userinfo
+        if _is_reg_name(host):
+            if idna:
+                host = _host_to_ascii(host, text, _host_position(parts), nfc)
+            host = _to_uri_part(host, "host", nfc)
+        userinfo = parts.userinfo
         if userinfo is not None:
             userinfo = _to_uri_part(userinfo, "userinfo", nfc)
-        authority = compose_authority(userinfo, host, ref.port)
-    query, fragment = ref.query, ref.fragment
+        authority = compose_authority(userinfo, host, parts.port)
+    query, fragment = parts.query, parts.fragment
     if query is not None:
         query = _to_uri_part(query, "query", nfc)
     if fragment is not None:
         fragment = _to_uri_part(fragment, "fragment", nfc)
-    path = _to_uri_part(ref.path, "path", nfc)
-    return URI(recompose(ref.scheme, authority, path, query, fragment))
+    path = _to_uri_part(parts.path, "path", nfc)
+    return recompose(parts.scheme, authority, path, query, fragment)
 
 
 def _to_uri_part(value: str, component: str, nfc: bool) -> str:
@@ -204,7 +157,7 @@ def _host_to_ascii(host: str, text: str, position: int, nfc: bool) -> str:
 # -- RFC 3987 §3.2: converting URIs to IRIs ------------------------------------------
 
 
-def uri_to_iri(uri: _Reference | str, *, idna: bool = False) -> IRI:
+def uri_to_iri(text: str, parts: Parts, *, idna: bool = False) -> str:
     """Convert a URI reference to an IRI reference (RFC 3987 §3.2).
 
     Each run of percent-encoded octets is read as UTF-8 (steps 2, 3, 5), and
@@ -226,38 +179,38 @@ def uri_to_iri(uri: _Reference | str, *, idna: bool = False) -> IRI:
     IP literals, the scheme and the port are never changed.  With
     ``idna=True`` each ``xn--`` label of the reg-name that ToUnicode accepts
     becomes its U-label (the ``idna`` package, IDNA 2008); others are left
-    alone.  ``uri`` may also be an IRI or a string holding one; what is
-    already a character is kept.  The result maps back to the input with
-    :func:`iri_to_uri`, except that the hex digits of non-ASCII octets come
-    back in upper case (as §3.2 and §3.2.1 warn): exactly, when they were.
+    alone.  ``text`` may also be an IRI reference (with ``parts`` as the
+    IRI grammar reads it); what is already a character is kept.  The result
+    maps back to the input with :func:`iri_to_uri`, except that the hex
+    digits of non-ASCII octets come back in upper case (as §3.2 and §3.2.1
+    warn): exactly, when they were.
 
-    >>> str(uri_to_iri("http://www.example.org/D%C3%BCrst"))
-    'http://www.example.org/D\u00fcrst'
-    >>> str(uri_to_iri("http://xn--99zt52a.example.org/%e2%80%ae", idna=True))
+    >>> text = "http://xn--99zt52a.example.org/%e2%80%ae"
+    >>> parts = Parts("http", "xn--99zt52a.example.org", None, "xn--99zt52a.example.org",
+    ...               None, "/%e2%80%ae", None, None)
+    >>> uri_to_iri(text, parts, idna=True)
     'http://\u7d0d\u8c46.example.org/%E2%80%AE'
     """
-    ref = IRI._coerce(uri)
-    text = str(ref)
     if "%" not in text and not (idna and "xn--" in text.lower()):
-        return ref if type(ref) is IRI else IRI(text)
-    host = ref.host
+        return text
+    host = parts.host
     authority = None
     if host is not None:
-        if ref.host_type == "reg-name":
+        if _is_reg_name(host):
             host = _to_iri_part(host)
             if idna:
                 host = _host_to_unicode(host)
-        userinfo = ref.userinfo
+        userinfo = parts.userinfo
         if userinfo is not None:
             userinfo = _to_iri_part(userinfo)
-        authority = compose_authority(userinfo, host, ref.port)
-    query, fragment = ref.query, ref.fragment
+        authority = compose_authority(userinfo, host, parts.port)
+    query, fragment = parts.query, parts.fragment
     if query is not None:
         query = _to_iri_part(query, in_query=True)
     if fragment is not None:
         fragment = _to_iri_part(fragment)
-    path = _to_iri_part(ref.path)
-    return IRI(recompose(ref.scheme, authority, path, query, fragment))
+    path = _to_iri_part(parts.path)
+    return recompose(parts.scheme, authority, path, query, fragment)
 
 
 def _to_iri_part(value: str, in_query: bool = False) -> str:
