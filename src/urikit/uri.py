@@ -13,7 +13,7 @@ import ipaddress
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
-from ._diagnose import locate
+from .diagnose import locate
 from .errors import URIError
 from .grammar import IPV4_ADDRESS, URI_GRAMMAR, Grammar
 from .percent import percent_decode, percent_encode
