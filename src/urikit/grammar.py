@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Final, NamedTuple, TypeAlias
+from typing import Final, TypeAlias
 
 __all__ = [
     "ALPHA",
@@ -167,52 +166,102 @@ IRI_UCSCHAR: Final = _minus(UCSCHAR, BIDI_FORMATTING)
 # --- the expressions -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Chars:
+class _Expression:
+    """An expression: immutable, equal to another of the same kind with equal fields."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple[object, ...]:
+        raise NotImplementedError  # pragma: no cover
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Expression)
+            and type(other) is type(self)
+            and other._fields() == self._fields()
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._fields()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}{self._fields()!r}"
+
+
+class Chars(_Expression):
     """One character of the class ``body``; ``name`` is how an error message calls it."""
 
-    body: str
-    name: str
+    __slots__ = ("body", "name")
+
+    def __init__(self, body: str, name: str) -> None:
+        self.body = body
+        self.name = name
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.body, self.name)
 
 
-@dataclass(frozen=True, slots=True)
-class Seq:
-    """A concatenation (RFC 5234 §3.1); ``Seq()`` matches the empty string."""
+class Seq(_Expression):
+    """A concatenation (RFC 5234 §3.1); ``Seq(())`` matches the empty string."""
 
-    items: tuple[Node, ...]
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Node, ...]) -> None:
+        self.items = items
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.items
 
 
-@dataclass(frozen=True, slots=True)
-class Alt:
+class Alt(_Expression):
     """Alternatives ``a / b`` (RFC 5234 §3.2)."""
 
-    items: tuple[Node, ...]
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Node, ...]) -> None:
+        self.items = items
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.items
 
 
-@dataclass(frozen=True, slots=True)
-class Rep:
+class Rep(_Expression):
     """``lo*hi item`` (RFC 5234 §3.6); ``hi`` is ``None`` when unbounded."""
 
-    item: Node
-    lo: int = 0
-    hi: int | None = None
+    __slots__ = ("hi", "item", "lo")
+
+    def __init__(self, item: Node, lo: int = 0, hi: int | None = None) -> None:
+        self.item = item
+        self.lo = lo
+        self.hi = hi
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.item, self.lo, self.hi)
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(_Expression):
     """The named rule ``name`` of the same grammar."""
 
-    name: str
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.name,)
 
 
 Node: TypeAlias = "Chars | Seq | Alt | Rep | Ref"
 
 
-class Rule(NamedTuple):
+class Rule:
     """A named rule: its expression and the section that defines it."""
 
-    node: Node
-    section: str
+    __slots__ = ("node", "section")
+
+    def __init__(self, node: Node, section: str) -> None:
+        self.node = node
+        self.section = section
 
 
 def lit(text: str) -> Node:
@@ -429,6 +478,7 @@ class _Regex:
 
     def __init__(self, rules: Mapping[str, Rule]) -> None:
         self.rules = rules
+        self._rendered: dict[Node, tuple[str, bool]] = {}
 
     def deref(self, node: Node) -> Node:
         while isinstance(node, Ref):
@@ -454,7 +504,12 @@ class _Regex:
 
     def render(self, node: Node) -> tuple[str, bool]:
         """The source of ``node`` and whether it is one atom (may take a quantifier)."""
-        node = self.deref(node)
+        done = self._rendered.get(node)
+        if done is None:
+            done = self._rendered[node] = self._render(self.deref(node))
+        return done
+
+    def _render(self, node: Node) -> tuple[str, bool]:
         if isinstance(node, Chars):
             return _char_source(node.body), True
         if isinstance(node, Seq):
@@ -515,10 +570,9 @@ class _Regex:
 
 
 def _char_source(body: str) -> str:
-    """``[body]``, or the character itself when the class holds one."""
-    ranges = class_ranges(body)
-    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
-        ch = chr(ranges[0][0])
+    """``[body]``, or the character itself when the class holds one (``x`` or ``\\x``)."""
+    if len(body) == 1 or (len(body) == 2 and body[0] == "\\"):
+        ch = body[-1]
         return "\\" + ch if ch in _SPECIAL else ch
     return f"[{body}]"
 
