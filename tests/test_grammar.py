@@ -102,7 +102,7 @@ def test_rfc_3987_ucschar_and_iprivate(code: int, ucschar: bool, iprivate: bool)
 
 
 def test_iri_classes_are_built_from_uri_classes() -> None:
-    assert g.IRI_GRAMMAR.unreserved == g.UNRESERVED + g.UCSCHAR
+    assert g.IRI_GRAMMAR.unreserved == g.UNRESERVED + g.IRI_UCSCHAR
     for name in ("userinfo_chars", "reg_name_chars", "pchar", "pchar_nc", "fragment_chars"):
         uri_cls, iri_cls = getattr(g.URI_GRAMMAR, name), getattr(g.IRI_GRAMMAR, name)
         assert members(uri_cls) == members(iri_cls), name
@@ -233,3 +233,68 @@ def test_ipaddress_ipv4_is_first_match_wins(address: ipaddress.IPv4Address) -> N
     assert is_valid(text, "IPv4address") and is_valid(text, "reg-name")
     u = URI(f"http://{text}:80/")
     assert u.host_type == "ipv4" and u.ip == address
+
+
+# --- RFC 3987 §4.1: the IRI classes leave out the bidi formatting characters ----------------
+
+
+@pytest.mark.parametrize("char", "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2069")
+def test_4_1_iri_ucschar_is_ucschar_without_bidi_formatting(char: str) -> None:
+    assert re.fullmatch(f"[{g.UCSCHAR}]", char)
+    assert re.fullmatch(f"[{g.BIDI_FORMATTING}]", char)
+    assert not re.fullmatch(f"[{g.IRI_UCSCHAR}]", char)
+    for near in (chr(ord(char) - 1), chr(ord(char) + 1)):
+        inside = re.fullmatch(f"[{g.BIDI_FORMATTING}]", near) is None
+        assert (re.fullmatch(f"[{g.IRI_UCSCHAR}]", near) is not None) == inside, hex(ord(near))
+    for rule in ("IRI-reference", "IRI", "irelative-ref", "isegment", "iquery", "ifragment"):
+        assert not is_valid(f"a{char}b", rule), rule
+    assert g.IRI_GRAMMAR.reference.fullmatch(f"http://a/\u05d0{char}b") is None
+
+
+@given(st.characters(min_codepoint=0xA0))
+def test_iri_ucschar_ranges(char: str) -> None:
+    in_ucschar = re.fullmatch(f"[{g.UCSCHAR}]", char) is not None
+    bidi = re.fullmatch(f"[{g.BIDI_FORMATTING}]", char) is not None
+    assert (re.fullmatch(f"[{g.IRI_UCSCHAR}]", char) is not None) == (in_ucschar and not bidi)
+
+
+# --- the regular expressions are derived from the rule expressions -------------------------
+
+
+def test_class_attributes_are_the_classes_of_their_rules() -> None:
+    for grammar in (g.URI_GRAMMAR, g.IRI_GRAMMAR):
+        p = grammar.prefix
+        for rule, body in [
+            (p + "unreserved", grammar.unreserved),
+            ("sub-delims", g.SUB_DELIMS),
+            ("gen-delims", g.GEN_DELIMS),
+            ("reserved", g.RESERVED),
+        ]:
+            assert grammar.sources[rule] == f"[{body}]", rule
+        assert grammar.sources[p + "userinfo"].startswith(f"[{grammar.userinfo_chars}]*")
+        assert grammar.sources[p + "reg-name"].startswith(f"[{grammar.reg_name_chars}]*")
+        assert grammar.sources[p + "segment"].startswith(f"[{grammar.pchar}]*")
+        assert grammar.sources[p + "path"].startswith(f"[{grammar.path_chars}]*")
+        assert grammar.sources[p + "query"].startswith(f"[{grammar.query_chars}]*")
+        assert grammar.sources[p + "fragment"].startswith(f"[{grammar.fragment_chars}]*")
+        assert f"[{grammar.pchar_nc}]" in grammar.sources[p + "segment-nz-nc"]
+        assert set(grammar.definitions) >= grammar.rule_names
+
+
+def test_shared_sources() -> None:
+    assert re.fullmatch(g.PCT_ENCODED, "%4a") and not re.fullmatch(g.PCT_ENCODED, "%4g")
+    assert re.fullmatch(g.SCHEME, "svn+ssh") and not re.fullmatch(g.SCHEME, "1a")
+    # RFC 3986 Appendix C: "URL:" is case-insensitive like every ABNF string
+    assert re.fullmatch(g.URL_PREFIX, "url:") and re.fullmatch(g.URL_PREFIX, "URL:")
+    assert not re.fullmatch(g.URL_PREFIX, "URL")
+
+
+@pytest.mark.parametrize(
+    ("body", "ranges"),
+    [("A-Za-z", ((65, 90), (97, 122))), (r"\-._~", ((45, 46), (95, 95), (126, 126))),
+     (r":/?#\[\]@", ((35, 35), (47, 47), (58, 58), (63, 64), (91, 91), (93, 93)))],
+)  # fmt: skip
+def test_class_ranges(body: str, ranges: tuple[tuple[int, int], ...]) -> None:
+    assert g.class_ranges(body) == ranges
+    members_of = {c for lo, hi in ranges for c in map(chr, range(lo, hi + 1))}
+    assert members_of == {c for c in map(chr, range(128)) if re.fullmatch(f"[{body}]", c)}

@@ -47,7 +47,7 @@ from . import bidi as _bidi
 from . import normalize as _normalization
 from . import query as _query
 from . import resolve as _resolution
-from ._diagnose import locate
+from .diagnose import locate
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .errors import URIError
 from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import re
 
-from ._diagnose import locate
-from .errors import URIError
-from .grammar import BIDI_FORMATTING, RULES, Grammar
+from .diagnose import locate
+from .grammar import RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
 #: The rule names :func:`is_valid` answers for.
 RULE_NAMES = frozenset(RULES)
-
-
-_BIDI = re.compile(f"[{BIDI_FORMATTING}]")
-
-
-def _bidi_formatting(text: str, grammar: Grammar) -> re.Match[str] | None:
-    """A bidi formatting character, which RFC 3987 §4.1 forbids in IRIs though ucschar has it."""
-    if not grammar.iri or text.isascii():
-        return None
-    return _BIDI.search(text)
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
@@ -43,7 +32,8 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     ``"IPv4address"``, ``"IPv6address"``, ``"IPvFuture"``, ``"path"``,
     ``"segment"``, ``"query"``, ``"fragment"``, and the rest), of RFC 6874
     (``"IPv6addrz"``, ``"ZoneID"``) or of RFC 3987 §2.2 (``"IRI"``,
-    ``"IRI-reference"``, ``"absolute-IRI"``, ``"irelative-ref"``, ...).
+    ``"IRI-reference"``, ``"absolute-IRI"``, ``"irelative-ref"``, ...).  The
+    IRI rules refuse the bidi formatting characters (RFC 3987 §4.1).
     An unknown rule name raises ``ValueError``; a non-``str`` text ``TypeError``.
 
     >>> is_valid("http://[::1]/", "URI"), is_valid("1.2.3.256", "IPv4address")
@@ -51,8 +41,7 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     """
     if not isinstance(text, str):
         raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
-    grammar, pattern = _pattern_of(rule)
-    return pattern.fullmatch(text) is not None and _bidi_formatting(text, grammar) is None
+    return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
 def check(text: str, rule: str = "URI-reference") -> None:
@@ -62,11 +51,3 @@ def check(text: str, rule: str = "URI-reference") -> None:
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
         raise locate(text, grammar, rule)
-    bidi = _bidi_formatting(text, grammar)
-    if bidi is not None:
-        raise URIError(
-            "bidi formatting characters are not allowed in an IRI (RFC 3987 §4.1)",
-            text=text,
-            position=bidi.start(),
-            rule="ucschar",
-        )
