@@ -13,17 +13,17 @@ from __future__ import annotations
 from .compare import comparison_rung, equivalent
 from .datauri import DataURI, data_uri, parse_data
 from .errors import URIError
-from .text import Match, extract
 from .fileuri import from_path
-from .text import Link, links
 from .iri import IRI
 from .lenient import Violation
 from .normalize import normalize
 from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .protocol_steps import TRACKING_PARAMS
+from .report import Report, Severity
 from .resolve import relativize, remove_dot_segments, resolve
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
-from .security.audit import Finding, Severity, audit, is_safe_redirect, lenient_ipv4
+from .security import audit, is_safe_redirect, lenient_ipv4
+from .text import Link, Match, extract, links
 from .uri import URI, Repaired
 from .validate import is_valid
 
@@ -33,10 +33,10 @@ __all__ = [
     "TRACKING_PARAMS",
     "URI",
     "DataURI",
-    "Finding",
     "Link",
     "Match",
     "Repaired",
+    "Report",
     "Scheme",
     "SchemeRegistry",
     "Severity",

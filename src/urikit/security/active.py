@@ -7,10 +7,13 @@ an HTML or SVG media type is a document of its own.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 from urllib.parse import unquote
 
-from .findings import Finding, Severity, quote
+from ..grammar import ALPHA, DIGIT
+from ..report import Report, Severity, quote
+from .findings import finding
 
 __all__ = [
     "ACTIVE_DOCUMENT_TYPES",
@@ -43,9 +46,8 @@ SCRIPT_MEDIA_TYPES: Final = frozenset({"text/jscript", "text/vbs"})
 #: What a browser deletes from a URL (URL Standard §4.4, basic URL parser).
 _STRIPPED: Final = frozenset(map(chr, range(0x21)))
 _DELETED: Final = frozenset("\t\n\r")
-_SCHEME_CHARS: Final = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
-)
+#: The characters of a scheme after its first (RFC 3986 §3.1: ALPHA / DIGIT / "+" / "-" / ".").
+_SCHEME_CHARS: Final = re.compile(f"[{ALPHA}{DIGIT}+\\-.]")
 
 
 def _browser_scheme(text: str) -> tuple[str, int, int] | None:
@@ -64,7 +66,7 @@ def _browser_scheme(text: str) -> tuple[str, int, int] | None:
             if name and name[0].isalpha():
                 return "".join(name).lower(), start, index
             return None
-        if ch not in _SCHEME_CHARS:
+        if _SCHEME_CHARS.fullmatch(ch) is None:
             return None
         name.append(ch)
     return None
@@ -93,7 +95,7 @@ def _active_media_type(essence: str) -> bool:
     )
 
 
-def check_active_content(text: str, findings: list[Finding]) -> None:
+def check_active_content(text: str, findings: list[Report]) -> None:
     """``active-content-scheme``: a URL that a browser does not fetch but runs or
     renders in place (``javascript:``, a ``data:`` URL of HTML, SVG, XML or
     script), read as a browser reads the scheme, so that ``JaVaScRiPt:`` and
@@ -104,36 +106,36 @@ def check_active_content(text: str, findings: list[Finding]) -> None:
     scheme, start, colon = found
     if scheme in SCRIPT_SCHEMES:
         findings.append(
-            Finding(
+            finding(
                 "active-content-scheme",
                 f"a {scheme}: URL runs its text as script in the page that follows it "
                 "(cross-site scripting through a link or redirect)",
                 Severity.HIGH,
-                "scheme",
                 (start, colon),
+                "scheme",
             )
         )
     elif scheme == "data":
         essence, end = _media_type(text, colon + 1)
         if _active_media_type(essence):
             findings.append(
-                Finding(
+                finding(
                     "active-content-scheme",
                     f"a data: URL of media type {quote(essence)}: browsers render it as a "
                     "document or run it as script, content that no server sent",
                     Severity.HIGH,
-                    "scheme",
                     (start, end),
+                    "scheme",
                 )
             )
     elif scheme in LOCAL_CONTENT_SCHEMES:
         findings.append(
-            Finding(
+            finding(
                 "active-content-scheme",
                 f"a {scheme}: URL names content made by a page in the browser, with that "
                 "page's origin: no server and no host filter sees it",
                 Severity.MEDIUM,
-                "scheme",
                 (start, colon),
+                "scheme",
             )
         )

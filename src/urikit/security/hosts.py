@@ -18,12 +18,13 @@ from typing import Final
 
 import idna
 
-from .scripts import ascii_skeleton, is_mixed, scripts_of
 from ..percent import percent_decode
+from .scripts import ascii_skeleton, is_mixed, scripts_of
 
 __all__ = [
     "HostLabel",
     "internal_reason",
+    "is_internal_address",
     "lenient_ipv4",
     "read_host",
     "suspicious_labels",
@@ -98,6 +99,8 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
 def read_host(host: str) -> str | None:
     """A reg-name as resolvers see it: percent-decoded, mapped by UTS #46 (full-width
     digits, ideographic full stops, case), or None when it is not UTF-8."""
+    if host.isascii() and "%" not in host:
+        return host.lower()  # UTS #46 maps ASCII to its lower case, without STD3 rules
     try:
         decoded = percent_decode(host)
     except ValueError:
@@ -214,6 +217,34 @@ def internal_reason(address: IPAddress) -> str | None:
     return None
 
 
+def is_internal_address(ip: IPAddress | str) -> bool:
+    """Is ``ip`` an address that a server should not connect to for a user?
+
+    True for the addresses that :func:`internal_reason` names: loopback,
+    private, shared, link-local (cloud metadata services), unspecified,
+    multicast and reserved, IPv6 addresses that embed such an IPv4 address,
+    and addresses with a zone ID.  ``ip`` is an :mod:`ipaddress` address or
+    its text (``"10.0.0.1"``, ``"::ffff:127.0.0.1"``, ``"fe80::1%eth0"``), as
+    a socket gives it; other text raises :class:`ValueError`.
+
+    A host *name* can only be judged once it is resolved: call this on every
+    address the name resolves to, or better on the address that a connection
+    reached (``docs/security.md`` shows hooks for httpx and requests).
+
+    >>> is_internal_address("169.254.169.254")
+    True
+    >>> is_internal_address("93.184.215.14")
+    False
+    """
+    if isinstance(ip, str):
+        address: IPAddress = ipaddress.ip_address(ip)
+    elif isinstance(ip, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
+        address = ip
+    else:
+        raise TypeError(f"is_internal_address() takes an IP address, not {type(ip).__name__}")
+    return internal_reason(address) is not None
+
+
 def is_localhost_name(name: str) -> bool:
     """ "localhost" and the names under ".localhost" (RFC 6761 §6.3), a final dot allowed."""
     name = name.lower().removesuffix(".")
@@ -270,6 +301,8 @@ def suspicious_labels(host: str) -> list[HostLabel]:
     ASCII letter (a whole-script homograph such as Cyrillic "аррӏе").
     """
     found: list[HostLabel] = []
+    if host.isascii() and "%" not in host and "xn--" not in host.lower():
+        return found  # every label is ASCII as it stands
     for start, end in _labels(host):
         label = _unicode_label(host[start:end])
         if label is None or label.isascii():
