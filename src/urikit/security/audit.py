@@ -27,7 +27,6 @@ over the run.  A clean reference gives no finding at all.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Final
 
 from ..errors import URIError
@@ -40,6 +39,7 @@ from .active import check_active_content
 from .checks import check_encoded, check_reference, check_userinfo
 from .differential import agree, check_differential
 from .findings import Mapper, Reference, finding, identity, merge_runs, run_message
+from .hosts import is_presentation_selector
 from .reading import read
 
 __all__ = ["audit"]
@@ -146,33 +146,12 @@ def _wrapped(
 # --- invisible characters -------------------------------------------------------------
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
-#: The variation selectors that ask for text (U+FE0E) or emoji (U+FE0F) presentation.
-_PRESENTATION: Final = frozenset("\ufe0e\ufe0f")
-#: Emoji that are not symbols (general category S*) in Unicode: ‼ ⁉ 〰 〽.
-_EMOJI_PUNCTUATION: Final = frozenset("\u203c\u2049\u3030\u303d")
-_KEYCAP_BASES: Final = frozenset("0123456789#*")
-_KEYCAP: Final = "\u20e3"
-
-
-def _is_presentation(text: str, index: int) -> bool:
-    """Is ``text[index]`` a variation selector that gives the emoji before it its
-    presentation (Unicode TS #51 §1.4.3: ``❤️`` is U+2764 U+FE0F, the keycap ``1️⃣``
-    is "1" U+FE0F U+20E3)?  An emoji is taken to be a symbol (general category S*),
-    one of the few emoji that are punctuation, or a keycap base."""
-    if text[index] not in _PRESENTATION or index == 0:
-        return False
-    base = text[index - 1]
-    if base in _KEYCAP_BASES:
-        return text[index + 1 : index + 2] == _KEYCAP
-    return unicodedata.category(base)[0] == "S" or base in _EMOJI_PUNCTUATION
-
-
 def _check_invisible(text: str, findings: list[Report]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
     a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
     for match in _INVISIBLE_FORMAT.finditer(text):
         start, end = match.span()
-        if _is_presentation(text, start):
+        if is_presentation_selector(text, start):
             start += 1  # the rest of a run follows an invisible character
         if start == end:
             continue

@@ -29,7 +29,7 @@ from urllib.parse import unquote, urlsplit
 from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .findings import Mapper, Reference, finding, identity
+from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
 
 ada_url: ModuleType | None
@@ -58,6 +58,7 @@ _PLACEHOLDER_HOST: Final = "urikit.invalid"
 #: C0 controls and space, which the WHATWG parser and urlsplit strip at the ends.
 _C0_SPACE: Final = "".join(map(chr, range(0x21)))
 _REMOVED: Final = "\t\n\r"
+_DELETED_RUN: Final = re.compile("[\t\n\r]+")
 
 
 class Reading(NamedTuple):
@@ -312,14 +313,12 @@ def check_differential(
             None,
             span,
         )
-    for index, ch in enumerate(text):
-        if ch in "\t\n\r":
-            add(
-                f"urllib.parse and WHATWG parsers delete {quote(ch)} anywhere in a URL, "
-                "joining what it separates; urikit does not",
-                None,
-                (index, index + 1),
-            )
+    for deleted in _DELETED_RUN.finditer(text):
+        message = (
+            f"urllib.parse and WHATWG parsers delete {quote(deleted.group()[0])} anywhere in "
+            "a URL, joining what it separates; urikit does not"
+        )
+        add(run_message(message, len(deleted.group()), deleted.span()), None, deleted.span())
     body = stripped.lstrip()
     match = _SCHEME.match(body)
     scheme = match.group()[:-1].lower() if match else None

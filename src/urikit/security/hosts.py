@@ -25,6 +25,7 @@ __all__ = [
     "HostLabel",
     "internal_reason",
     "is_internal_address",
+    "is_presentation_selector",
     "lenient_ipv4",
     "read_host",
     "suspicious_labels",
@@ -125,7 +126,8 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
     """What the UTS #46 mapping (as browsers and IDNA 2008 resolvers apply it) makes
     of the decoded host ``name``, and the characters it changes *beyond lower-casing*:
     full-width forms, the ideographic full stops U+3002, U+FF0E and U+FF61 (which
-    become "."), ligatures, and ignored characters such as U+00AD (which vanish).
+    become "."), ligatures, and ignored characters such as U+00AD (which vanish),
+    but not a variation selector that gives an emoji its presentation (``❤️``).
 
     >>> uts46_changes("\uff45\uff56\uff49\uff4c.com")[0]
     'evil.com'
@@ -136,15 +138,36 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
         return name.lower(), []
     mapped: list[str] = []
     changes: list[tuple[str, str]] = []
-    for ch in name:
+    for index, ch in enumerate(name):
         if ch.isascii():
             mapped.append(ch.lower())
             continue
         target = _uts46_char(ch)
         mapped.append(target)
-        if target != ch and target != ch.lower():
+        if target != ch and target != ch.lower() and not is_presentation_selector(name, index):
             changes.append((ch, target))
     return unicodedata.normalize("NFC", "".join(mapped)), changes
+
+
+#: The variation selectors that ask for text (U+FE0E) or emoji (U+FE0F) presentation.
+_PRESENTATION: Final = frozenset("\ufe0e\ufe0f")
+#: Emoji that are not symbols (general category S*) in Unicode: ‼ ⁉ 〰 〽.
+_EMOJI_PUNCTUATION: Final = frozenset("\u203c\u2049\u3030\u303d")
+_KEYCAP_BASES: Final = frozenset("0123456789#*")
+_KEYCAP: Final = "\u20e3"
+
+
+def is_presentation_selector(text: str, index: int) -> bool:
+    """Is ``text[index]`` a variation selector that gives the emoji before it its
+    presentation (Unicode TS #51 §1.4.3: ``❤️`` is U+2764 U+FE0F, the keycap ``1️⃣``
+    is "1" U+FE0F U+20E3)?  An emoji is taken to be a symbol (general category S*),
+    one of the few emoji that are punctuation, or a keycap base."""
+    if text[index] not in _PRESENTATION or index == 0:
+        return False
+    base = text[index - 1]
+    if base in _KEYCAP_BASES:
+        return text[index + 1 : index + 2] == _KEYCAP
+    return unicodedata.category(base)[0] == "S" or base in _EMOJI_PUNCTUATION
 
 
 # --- internal addresses -------------------------------------------------------

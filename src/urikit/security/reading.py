@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from ..errors import URIError
 from ..iri import IRI
@@ -51,12 +51,14 @@ class _Repair(NamedTuple):
     char: str | None
 
 
-def _repairs(text: str, items: Sequence[Violation | Report]) -> list[_Repair]:
+def _repairs(text: str, items: Sequence[Violation | Report]) -> Sequence[Violation | _Repair]:
     """The repairs of a lenient parse, reported as ``Violation`` or as ``Report``."""
-    repairs: list[_Repair] = []
+    if all(isinstance(item, Violation) for item in items):
+        return cast("Sequence[Violation]", items)
+    repairs: list[Violation | _Repair] = []
     for item in items:
         if isinstance(item, Violation):
-            repairs.append(_Repair(item.code, item.position, item.message, item.char))
+            repairs.append(item)
             continue
         start = item.span[0]
         char = None if item.code in _AROUND or start >= len(text) else text[start]
@@ -64,7 +66,7 @@ def _repairs(text: str, items: Sequence[Violation | Report]) -> list[_Repair]:
     return repairs
 
 
-def _alignment(text: str, repaired: str, repairs: list[_Repair]) -> Mapper:
+def _alignment(text: str, repaired: str, repairs: Sequence[Violation | _Repair]) -> Mapper:
     """Map spans of the repaired text back to the input, repair by repair."""
     start = 0
     while start < len(text) and text[start].isspace():
@@ -100,8 +102,10 @@ def _alignment(text: str, repaired: str, repairs: list[_Repair]) -> Mapper:
     return mapper
 
 
-def _repair_span(text: str, repair: _Repair) -> tuple[int, int]:
+def _repair_span(text: str, repair: Violation | _Repair) -> tuple[int, int]:
     """The characters a repair concerns, in the input."""
+    if repair.code not in _AROUND:
+        return (repair.position, min(repair.position + 1, len(text)))
     if repair.code == "surrounding-whitespace":
         lead = len(text) - len(text.lstrip())
         return (0, lead) if lead else (len(text.rstrip()), len(text))
@@ -111,7 +115,9 @@ def _repair_span(text: str, repair: _Repair) -> tuple[int, int]:
     return (repair.position, min(repair.position + 1, len(text)))
 
 
-def _add_repairs(text: str, repairs: list[_Repair], findings: list[Report]) -> None:
+def _add_repairs(
+    text: str, repairs: Sequence[Violation | _Repair], findings: list[Report]
+) -> None:
     """One finding per repair, a run of one repair on consecutive characters merged."""
     index = 0
     while index < len(repairs):
