@@ -272,7 +272,7 @@ def agree(text: str, ref: Reference) -> bool:
     control or backslash); its authority, if any, has no userinfo, a plain
     host name (see ``_PLAIN_NAME``, no ``xn--`` label) or a dotted-decimal
     IPv4address, and a port of at most 65535; a special scheme (WHATWG) has an
-    authority.  When it is true, :func:`check_differential` finds nothing (a
+    authority, and the scheme is not ``file``.  When it is true, :func:`check_differential` finds nothing (a
     test checks this on real and generated URLs); when false, it may or may not.
     """
     if not text.isascii() or str(ref) != text:
@@ -281,8 +281,8 @@ def agree(text: str, ref: Reference) -> bool:
     if host is None:
         scheme = ref.scheme
         return scheme is None or scheme.lower() not in SPECIAL_SCHEMES
-    if ref.userinfo is not None:
-        return False
+    if ref.userinfo is not None or (ref.scheme or "").lower() == "file":
+        return False  # a file: host may be a drive letter ("file://C:/") to WHATWG
     port = ref.port
     if port and (len(port) > _PORT_DIGITS or int(port) > 65535):
         return False
