@@ -46,30 +46,27 @@ SCRIPT_MEDIA_TYPES: Final = frozenset({"text/jscript", "text/vbs"})
 #: What a browser deletes from a URL (URL Standard §4.4, basic URL parser).
 _STRIPPED: Final = frozenset(map(chr, range(0x21)))
 _DELETED: Final = frozenset("\t\n\r")
-#: The characters of a scheme after its first (RFC 3986 §3.1: ALPHA / DIGIT / "+" / "-" / ".").
-_SCHEME_CHARS: Final = re.compile(f"[{ALPHA}{DIGIT}+\\-.]")
+_LEADING: Final = re.compile("[\x00-\x20]*")
+#: A scheme (RFC 3986 §3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )) and its ":",
+#: with the tab, CR and LF that a browser deletes anywhere.
+_SCHEME_DELETED: Final = re.compile(f"[{ALPHA}{DIGIT}+\\-.\t\n\r]*:")
 
 
 def _browser_scheme(text: str) -> tuple[str, int, int] | None:
     """The scheme a browser reads in ``text``, with the index of its first
     character and of its ":"; leading C0 controls and spaces are skipped and a
     tab, CR or LF anywhere is deleted (URL Standard §4.4)."""
-    start = 0
-    while start < len(text) and text[start] in _STRIPPED:
-        start += 1
-    name: list[str] = []
-    for index in range(start, len(text)):
-        ch = text[index]
-        if ch in _DELETED:
-            continue
-        if ch == ":":
-            if name and name[0].isalpha():
-                return "".join(name).lower(), start, index
-            return None
-        if _SCHEME_CHARS.fullmatch(ch) is None:
-            return None
-        name.append(ch)
-    return None
+    leading = _LEADING.match(text)
+    start = leading.end() if leading is not None else 0
+    match = _SCHEME_DELETED.match(text, start)
+    if match is None:
+        return None
+    name = match.group()[:-1]
+    for ch in _DELETED:
+        name = name.replace(ch, "")
+    if not name or not name[0].isalpha():
+        return None
+    return name.lower(), start, match.end() - 1
 
 
 def _media_type(text: str, start: int) -> tuple[str, int]:

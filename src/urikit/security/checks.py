@@ -39,6 +39,8 @@ def check_reference(
     _check_userinfo(ref, registry, findings, where)
     _check_host(ref, findings, where, str(ref) if given is None else given)
     _check_port(ref, registry, findings, where)
+    if "%" not in str(ref):
+        return  # the checks below look at percent-encoded octets only
     content = _data_content(ref)
     for component in ("userinfo", "host", "path", "query", "fragment"):
         span = ref.span(component)
@@ -254,6 +256,8 @@ def _check_obfuscated(host: str, raw: str, findings: list[Report], span: tuple[i
     is the host of a ``+unix`` scheme (``http+unix://%2Frun%2Fapp.sock/``),
     which is an encoded socket path, not a name.
     """
+    if host.isascii() and "%" not in raw:
+        return  # no triplet, and UTS #46 only lowers the case of ASCII
     encoded = list(dict.fromkeys(m.group().upper() for m in _ASCII_TRIPLET.finditer(raw)))
     try:
         decoded = unquote(host, errors="strict")
