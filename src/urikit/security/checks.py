@@ -256,7 +256,7 @@ def _check_obfuscated(host: str, raw: str, findings: list[Report], span: tuple[i
     is the host of a ``+unix`` scheme (``http+unix://%2Frun%2Fapp.sock/``),
     which is an encoded socket path, not a name.
     """
-    if host.isascii() and "%" not in raw:
+    if host.isascii() and "%" not in host and "%" not in raw:
         return  # no triplet, and UTS #46 only lowers the case of ASCII
     encoded = list(dict.fromkeys(m.group().upper() for m in _ASCII_TRIPLET.finditer(raw)))
     try:

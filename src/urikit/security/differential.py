@@ -272,8 +272,9 @@ def agree(text: str, ref: Reference) -> bool:
     control or backslash); its authority, if any, has no userinfo, a plain
     host name (see ``_PLAIN_NAME``, no ``xn--`` label) or a dotted-decimal
     IPv4address, and a port of at most 65535; a special scheme (WHATWG) has an
-    authority, and the scheme is not ``file``.  When it is true, :func:`check_differential` finds nothing (a
-    test checks this on real and generated URLs); when false, it may or may not.
+    authority, and the scheme is not ``file``.  When it is true,
+    :func:`check_differential` finds nothing (a test checks this on real and
+    generated URLs); when false, it may or may not.
     """
     if not text.isascii() or str(ref) != text:
         return False
