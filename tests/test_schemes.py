@@ -119,6 +119,13 @@ def test_every_builtin_scheme_is_consistent() -> None:
     assert used_rules == set(SPECIAL_RULES)
 
 
+def test_schemes_that_wrap_a_url() -> None:
+    assert DEFAULT_REGISTRY["jar"].wraps_uri == "!/"  # jar:<url>!/<entry>
+    assert DEFAULT_REGISTRY["view-source"].wraps_uri == ""
+    assert DEFAULT_REGISTRY["feed"].wraps_uri == ""
+    assert DEFAULT_REGISTRY["http"].wraps_uri is None
+
+
 def test_historical_schemes_are_not_well_known() -> None:
     assert not DEFAULT_REGISTRY["wais"].well_known  # RFC 4156
     assert not DEFAULT_REGISTRY["prospero"].well_known  # RFC 4157
@@ -437,8 +444,8 @@ def test_generator_output_is_deterministic_and_sorted() -> None:
     namespace: dict[str, object] = {}
     exec(compile(text, "_scheme_data.py", "exec"), namespace)
     assert namespace["SCHEMES"] == (
-        ("a", None, "forbidden", False, False, (), (), True, "A"),
-        ("b", 2, "required", True, False, ("host",), (), True, "B"),
+        ("a", None, "forbidden", False, False, (), (), True, "A", None),
+        ("b", 2, "required", True, False, ("host",), (), True, "B", None),
     )
     assert namespace["SERVICE_PORTS"] == (("y", 1), ("z", 1), ("z", 9))
 

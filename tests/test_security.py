@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urikit import URI
-from urikit.security import differential
-from urikit.security.audit import Finding, Severity, audit, lenient_ipv4, printable
+from urikit.report import Report, Severity, printable
+from urikit.security import audit, differential, lenient_ipv4
 from urikit.security.findings import merge_runs
 from urikit.security.hosts import internal_reason, suspicious_labels, uts46_changes
 from urikit.security.scripts import ascii_skeleton, script_of
@@ -288,7 +288,7 @@ def test_findings_are_well_formed(text: str) -> None:
     findings = audit(text)
     assert findings == sorted(findings, key=lambda f: (f.span, f.code))
     for f in findings:
-        assert isinstance(f, Finding)
+        assert isinstance(f, Report)
         assert isinstance(f.severity, Severity)
         assert f.message and f.code
         start, end = f.span
@@ -420,6 +420,7 @@ def test_finding_to_dict() -> None:
         "severity": "medium",
         "component": "port",
         "span": [19, 21],
+        "repaired": False,
         "message": finding.message,
     }
 
@@ -733,8 +734,8 @@ def test_runs_of_repairs_and_differentials_merge() -> None:
 
 
 def test_merge_runs() -> None:
-    def finding(code: str, span: tuple[int, int], severity: Severity = Severity.LOW) -> Finding:
-        return Finding(code, f"{code} at {span[0]}", severity, None, span)
+    def finding(code: str, span: tuple[int, int], severity: Severity = Severity.LOW) -> Report:
+        return Report(code, f"{code} at {span[0]}", severity, span)
 
     merged = merge_runs(
         [

@@ -83,7 +83,10 @@ class Scheme:
     compare without case; ``special_rules`` names rules of
     :data:`SPECIAL_RULES`.  ``well_known`` is false for schemes kept only as a
     historical record, and for user-defined schemes by default.
-    ``reference`` names the defining document.
+    ``reference`` names the defining document.  ``wraps_uri`` is None, or,
+    for a scheme whose URIs wrap another URL after the ":" (``view-source:``,
+    ``jar:``), the text that ends the wrapped URL (``"!/"`` for ``jar:``), ``""``
+    when it runs to the end of the URI; security checks look inside it.
     """
 
     name: str
@@ -95,6 +98,7 @@ class Scheme:
     special_rules: frozenset[str] = field(default_factory=frozenset)
     well_known: bool = False
     reference: str = ""
+    wraps_uri: str | None = None
 
     def __post_init__(self) -> None:
         self._check_name()
@@ -112,6 +116,8 @@ class Scheme:
                 raise TypeError(f"scheme {self.name!r}: {label} must be a bool, not {flag!r}")
         if not isinstance(self.reference, str):
             raise TypeError(f"scheme {self.name!r}: reference must be a str")
+        if self.wraps_uri is not None and not isinstance(self.wraps_uri, str):
+            raise TypeError(f"scheme {self.name!r}: wraps_uri must be None or a str")
         port = self.default_port
         if port is not None and (type(port) is not int or not 0 <= port <= 65535):
             raise ValueError(
@@ -298,7 +304,7 @@ class SchemeRegistry(Mapping[str, Scheme]):
 
 
 def _scheme_from_row(row: SchemeRow) -> Scheme:
-    name, port, authority, host_required, root, insensitive, rules, known, reference = row
+    name, port, authority, host_required, root, insensitive, rules, known, reference, wraps = row
     return Scheme(
         name=name,
         default_port=port,
@@ -310,6 +316,7 @@ def _scheme_from_row(row: SchemeRow) -> Scheme:
         special_rules=frozenset(rules),
         well_known=known,
         reference=reference,
+        wraps_uri=wraps,
     )
 
 

@@ -12,7 +12,8 @@ import argparse
 from typing import Any, Final
 
 from ..errors import URIError
-from ..security.audit import Finding, Severity, audit, printable
+from ..report import Report, Severity, printable
+from ..security import audit
 from ..uri import URI
 from . import _stream
 
@@ -92,7 +93,7 @@ class _Shown:
 _SEPARATORS: Final = {0x2028: "<U+2028>", 0x2029: "<U+2029>"}
 
 
-def render(text: str, findings: list[Finding], *, color: bool) -> str:
+def render(text: str, findings: list[Report], *, color: bool) -> str:
     """The input for display: coloured by component, passwords masked, invisibles shown."""
     masked = sorted(f.span for f in findings if f.code == "password")
     shown = _Shown(text)
@@ -110,7 +111,7 @@ def render(text: str, findings: list[Finding], *, color: bool) -> str:
     return "".join(out)
 
 
-def _masked_text(text: str, findings: list[Finding]) -> str:
+def _masked_text(text: str, findings: list[Report]) -> str:
     out, at = [], 0
     for start, end in sorted(f.span for f in findings if f.code == "password"):
         out.append(text[at:start] + _MASK)
@@ -119,7 +120,7 @@ def _masked_text(text: str, findings: list[Finding]) -> str:
     return "".join(out)
 
 
-def _failing(findings: list[Finding], fail_on: str) -> bool:
+def _failing(findings: list[Report], fail_on: str) -> bool:
     return fail_on != "never" and any(f.severity >= Severity(fail_on) for f in findings)
 
 

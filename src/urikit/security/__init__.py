@@ -1,8 +1,25 @@
-"""RFC 3986 §7, Security Considerations: the audit, the redirect check and their parts."""
+"""RFC 3986 §7, Security Considerations: the audit, the redirect check and their parts.
+
+:func:`audit` says what in a URI deserves caution; :func:`is_safe_redirect`
+and :func:`redirect_findings` decide whether a server may redirect to a
+target; :func:`lenient_ipv4` reads a host as inet_aton() does (§7.4); and
+:func:`is_internal_address` judges the address a host name resolved to,
+which no check of the text can see.  Findings are :class:`~urikit.report.Report`
+values, their codes the :data:`Code` literal.
+"""
 
 from __future__ import annotations
 
-from .audit import audit, lenient_ipv4
+from .audit import audit
+from .findings import Code
+from .hosts import is_internal_address, lenient_ipv4
 from .redirect import is_safe_redirect, redirect_findings
 
-__all__ = ["audit", "is_safe_redirect", "lenient_ipv4", "redirect_findings"]
+__all__ = [
+    "Code",
+    "audit",
+    "is_internal_address",
+    "is_safe_redirect",
+    "lenient_ipv4",
+    "redirect_findings",
+]

@@ -7,10 +7,13 @@ an HTML or SVG media type is a document of its own.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 from urllib.parse import unquote
 
-from .findings import Finding, Severity, quote
+from ..grammar import ALPHA, DIGIT
+from ..report import Report, Severity, quote
+from .findings import finding
 
 __all__ = [
     "ACTIVE_DOCUMENT_TYPES",
@@ -43,31 +46,27 @@ SCRIPT_MEDIA_TYPES: Final = frozenset({"text/jscript", "text/vbs"})
 #: What a browser deletes from a URL (URL Standard §4.4, basic URL parser).
 _STRIPPED: Final = frozenset(map(chr, range(0x21)))
 _DELETED: Final = frozenset("\t\n\r")
-_SCHEME_CHARS: Final = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
-)
+_LEADING: Final = re.compile("[\x00-\x20]*")
+#: A scheme (RFC 3986 §3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )) and its ":",
+#: with the tab, CR and LF that a browser deletes anywhere.
+_SCHEME_DELETED: Final = re.compile(f"[{ALPHA}{DIGIT}+\\-.\t\n\r]*:")
 
 
 def _browser_scheme(text: str) -> tuple[str, int, int] | None:
     """The scheme a browser reads in ``text``, with the index of its first
     character and of its ":"; leading C0 controls and spaces are skipped and a
     tab, CR or LF anywhere is deleted (URL Standard §4.4)."""
-    start = 0
-    while start < len(text) and text[start] in _STRIPPED:
-        start += 1
-    name: list[str] = []
-    for index in range(start, len(text)):
-        ch = text[index]
-        if ch in _DELETED:
-            continue
-        if ch == ":":
-            if name and name[0].isalpha():
-                return "".join(name).lower(), start, index
-            return None
-        if ch not in _SCHEME_CHARS:
-            return None
-        name.append(ch)
-    return None
+    leading = _LEADING.match(text)
+    start = leading.end() if leading is not None else 0
+    match = _SCHEME_DELETED.match(text, start)
+    if match is None:
+        return None
+    name = match.group()[:-1]
+    for ch in _DELETED:
+        name = name.replace(ch, "")
+    if not name or not name[0].isalpha():
+        return None
+    return name.lower(), start, match.end() - 1
 
 
 def _media_type(text: str, start: int) -> tuple[str, int]:
@@ -93,7 +92,7 @@ def _active_media_type(essence: str) -> bool:
     )
 
 
-def check_active_content(text: str, findings: list[Finding]) -> None:
+def check_active_content(text: str, findings: list[Report]) -> None:
     """``active-content-scheme``: a URL that a browser does not fetch but runs or
     renders in place (``javascript:``, a ``data:`` URL of HTML, SVG, XML or
     script), read as a browser reads the scheme, so that ``JaVaScRiPt:`` and
@@ -104,36 +103,36 @@ def check_active_content(text: str, findings: list[Finding]) -> None:
     scheme, start, colon = found
     if scheme in SCRIPT_SCHEMES:
         findings.append(
-            Finding(
+            finding(
                 "active-content-scheme",
                 f"a {scheme}: URL runs its text as script in the page that follows it "
                 "(cross-site scripting through a link or redirect)",
                 Severity.HIGH,
-                "scheme",
                 (start, colon),
+                "scheme",
             )
         )
     elif scheme == "data":
         essence, end = _media_type(text, colon + 1)
         if _active_media_type(essence):
             findings.append(
-                Finding(
+                finding(
                     "active-content-scheme",
                     f"a data: URL of media type {quote(essence)}: browsers render it as a "
                     "document or run it as script, content that no server sent",
                     Severity.HIGH,
-                    "scheme",
                     (start, end),
+                    "scheme",
                 )
             )
     elif scheme in LOCAL_CONTENT_SCHEMES:
         findings.append(
-            Finding(
+            finding(
                 "active-content-scheme",
                 f"a {scheme}: URL names content made by a page in the browser, with that "
                 "page's origin: no server and no host filter sees it",
                 Severity.MEDIUM,
-                "scheme",
                 (start, colon),
+                "scheme",
             )
         )

@@ -2,9 +2,9 @@
 
 A URI is not a threat in itself (§7), but software that acts on one can be
 misled.  :func:`audit` reads a reference (or text that is not one) and says
-what in it deserves caution, each finding with a stable ``code``, a
-``message``, a :class:`Severity`, the component it concerns and its span in
-the text:
+what in it deserves caution, each finding a :class:`~urikit.report.Report`
+with a stable ``code``, a ``message``, a :class:`~urikit.report.Severity`,
+the component it concerns and its span in the text:
 
 ``misleading-userinfo`` (§7.6), ``password`` (§7.5), ``ipv4-rare-format``
 (§7.4), ``internal-address``, ``unusual-port`` (§7.2), ``encoded-control``
@@ -15,8 +15,10 @@ or UTS #46 mapping hides the name used), ``active-content-scheme``
 ``parser-differential``, ``invisible-character`` (bidi and zero-width
 characters, RFC 3987 §4.1), ``invalid`` (not a URI reference), and for text
 that was read only after a lenient repair, one finding per repair with the
-:class:`~urikit.report.Report` code (``backslash``, ``whitespace``,
-``control``, ...).
+code of the repair (``backslash``, ``whitespace``, ``control``, ...) and
+``repaired`` true.  The URL that a scheme such as ``jar:``,
+``view-source:`` or ``feed:`` wraps (the registry's ``wraps_uri``) is
+audited too, its findings spanning it in the text.
 
 Findings of one code on consecutive characters are merged into one finding
 over the run.  A clean reference gives no finding at all.
@@ -24,207 +26,70 @@ over the run.  A clean reference gives no finding at all.
 
 from __future__ import annotations
 
-import importlib
 import re
 from typing import Final
 
 from ..errors import URIError
-from ..report import Report
+from ..grammar import URI_GRAMMAR
+from ..report import INVISIBLE_FORMAT, Report, Severity
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from ..uri import URI, _Reference
+from ..uri import IRI, URI
 from .active import check_active_content
 from .checks import check_encoded, check_reference, check_userinfo
-from .differential import check_differential, differential_findings
-from .findings import (
-    INVISIBLE_FORMAT,
-    Finding,
-    Mapper,
-    Severity,
-    identity,
-    merge_runs,
-    printable,
-    run_message,
-)
-from .hosts import lenient_ipv4
-from .redirect import is_safe_redirect, redirect_findings
+from .differential import agree, check_differential
+from .findings import Mapper, Reference, finding, identity, merge_runs, run_message
+from .hosts import is_presentation_selector
+from .reading import read
 
-__all__ = [
-    "Finding",
-    "Severity",
-    "audit",
-    "differential_findings",
-    "is_safe_redirect",
-    "lenient_ipv4",
-    "printable",
-    "redirect_findings",
-]
+__all__ = ["audit"]
+
+#: How many wrapped URLs deep :func:`audit` looks (``jar:jar:http://...``).
+MAX_NESTING: Final = 3
 
 
-# --- reading the input -------------------------------------------------------------
-
-_LENIENT_SEVERITY: Final = {
-    "backslash": Severity.HIGH,
-    "control": Severity.HIGH,
-    "whitespace": Severity.MEDIUM,
-    "forbidden-character": Severity.MEDIUM,
-    "bracket": Severity.MEDIUM,
-    "bidi-formatting": Severity.MEDIUM,
-    "extra-hash": Severity.LOW,
-    "bare-percent": Severity.LOW,
-    "non-ascii": Severity.LOW,
-    "surrounding-whitespace": Severity.LOW,
-    "embedded-whitespace": Severity.LOW,
-    "delimiters": Severity.INFO,
-    "url-prefix": Severity.INFO,
-}
-_URL_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*")
-_SINGLE: Final = {"bare-percent": 3, "extra-hash": 3, "bracket": 3}
-# The repairs of the text as a whole rather than of one character.
-_WHOLE_TEXT: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
-
-
-def _alignment(text: str, repaired: str, violations: list[Report]) -> Mapper:
-    """Map spans of the repaired text back to the input, repair by repair."""
-    start = 0
-    while start < len(text) and text[start].isspace():
-        start += 1
-    for violation in violations:
-        if violation.code == "delimiters":
-            start = violation.position + 1
-            while start < len(text) and text[start].isspace():
-                start += 1
-        elif violation.code == "url-prefix":
-            match = _URL_PREFIX.match(text, violation.position)
-            start = match.end() if match else violation.position
-    changed = {v.position: v for v in violations if v.code not in _WHOLE_TEXT}
-    offsets: list[int] = []
-    i = start
-    while len(offsets) < len(repaired) and i < len(text):
-        v = changed.get(i)
-        if v is not None and v.code == "embedded-whitespace":
-            i += 1
-            continue
-        width = 1
-        if v is not None:
-            width = _SINGLE.get(v.code, 3 * len(text[i].encode("utf-8", "surrogatepass")))
-        offsets.extend([i] * width)
-        i += 1
-    offsets.extend([i] * (len(repaired) - len(offsets)))
-
-    def mapper(span: tuple[int, int]) -> tuple[int, int]:
-        s, e = span
-        first = offsets[s] if s < len(offsets) else i
-        return (first, offsets[e - 1] + 1) if e > s else (first, first)
-
-    return mapper
-
-
-def _violation_span(text: str, v: Report) -> tuple[int, int]:
-    """The characters a repair concerns, in the input."""
-    if v.code == "surrounding-whitespace":
-        lead = len(text) - len(text.lstrip())
-        return (0, lead) if lead else (len(text.rstrip()), len(text))
-    if v.code == "url-prefix":
-        match = _URL_PREFIX.match(text, v.position)
-        return (v.position, match.end() if match else v.position)
-    return (v.position, min(v.position + 1, len(text)))
-
-
-def _add_repairs(text: str, violations: list[Report], findings: list[Finding]) -> None:
-    """One finding per repair, a run of one repair on consecutive characters merged."""
-    index = 0
-    while index < len(violations):
-        first = violations[index]
-        start, end = _violation_span(text, first)
-        count = 1
-        index += 1
-        while index < len(violations) and violations[index].code == first.code and end > start:
-            following = _violation_span(text, violations[index])
-            if following[0] != end or following[1] == following[0]:
-                break
-            end = following[1]
-            count += 1
-            index += 1
-        findings.append(
-            Finding(
-                first.code,
-                run_message(f"read only after a repair: {first.message}", count, (start, end)),
-                _LENIENT_SEVERITY.get(first.code, Severity.MEDIUM),
-                None,
-                (start, end),
-            )
-        )
-
-
-def _iri_class() -> type[_Reference] | None:
-    try:
-        module = importlib.import_module("urikit.iri")
-    except ImportError:
-        return None
-    cls = getattr(module, "IRI", None)
-    return cls if isinstance(cls, type) and issubclass(cls, _Reference) else None
-
-
-def _read(text: str, findings: list[Finding]) -> tuple[_Reference | None, Mapper]:
-    """urikit's reading of ``text``: strict, as an IRI, or after a lenient repair."""
-    try:
-        return URI(text), identity
-    except URIError as error:
-        failure = error
-    iri = _iri_class()
-    if iri is not None:
-        try:
-            return iri(text), identity
-        except URIError:
-            pass
-    position = failure.position if failure.position is not None else 0
-    findings.append(
-        Finding(
-            "invalid",
-            f"not a URI reference: {printable(failure.reason)} at position {position}"
-            + (f" (rule {failure.rule})" if failure.rule else ""),
-            Severity.MEDIUM,
-            None,
-            (position, min(position + 1, len(text))),
-        )
-    )
-    try:
-        repaired = URI.lenient(text)
-    except URIError:
-        return None, identity
-    _add_repairs(text, repaired.reports, findings)
-    return repaired.uri, _alignment(text, str(repaired.uri), repaired.reports)
-
-
-# --- the checks --------------------------------------------------------------------
-
-
-def audit(uri: str | _Reference, *, registry: SchemeRegistry = DEFAULT_REGISTRY) -> list[Finding]:
+def audit(
+    uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> list[Report]:
     """What in ``uri`` deserves caution (RFC 3986 §7), as a list of findings.
 
     ``uri`` is a :class:`~urikit.URI` (or IRI) or any text: text that is not
     a URI reference gives an ``invalid`` finding, the repairs a lenient parse
     needed, and whatever can still be said of its lenient reading.  Findings
     are sorted by position; a run of findings of one code on consecutive
-    characters is one finding.  ``registry`` gives the default ports (§3.2.3).
+    characters is one finding.  ``registry`` gives the default ports (§3.2.3)
+    and the schemes that wrap another URL (``jar:``, ``view-source:``).
+    Any ``str`` gives a list and raises nothing; the time taken is linear in
+    the length of the text.
 
     >>> [f.code for f in audit("http://www.example.com&story=breaking_news@10.0.0.1/")]
     ['misleading-userinfo', 'internal-address']
+    >>> [(f.code, f.span) for f in audit("jar:http://127.0.0.1!/")]
+    [('internal-address', (11, 20))]
     >>> audit("https://www.example.com/index.html?q=1#x")
     []
     """
-    if isinstance(uri, _Reference):
+    if isinstance(uri, (URI, IRI)):
         text = str(uri)
+        ref: Reference | None = uri
     elif isinstance(uri, str):
         text = str.__str__(uri)
+        ref = None
     else:
         raise TypeError(f"audit() takes a str or a URI, not {type(uri).__name__}")
-    findings: list[Finding] = []
-    if isinstance(uri, _Reference):
-        ref: _Reference | None = uri
-        where: Mapper = identity
-    else:
-        ref, where = _read(text, findings)
+    findings = _findings(text, ref, registry, MAX_NESTING)
+    unique = {(f.code, f.span, f.message): f for f in findings}
+    return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+
+
+def _findings(
+    text: str, given: Reference | None, registry: SchemeRegistry, depth: int
+) -> list[Report]:
+    """Every finding in ``text`` (read as ``given`` when that is not None), unmerged."""
+    findings: list[Report] = []
+    where: Mapper = identity
+    ref = given
+    if ref is None:
+        ref, where = read(text, findings)
     check_active_content(text, findings)
     if ref is not None:
         check_reference(ref, registry, findings, where, text)
@@ -232,38 +97,86 @@ def audit(uri: str | _Reference, *, registry: SchemeRegistry = DEFAULT_REGISTRY)
         check_encoded(text, None, (0, len(text)), findings, identity)
         _salvage(text, registry, findings)
     _check_invisible(text, findings)
-    check_differential(text, ref, where, registry, findings)
-    unique = {(f.code, f.span, f.message): f for f in findings}
-    return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+    if not (isinstance(ref, URI) and agree(text, ref)):
+        check_differential(text, ref, where, registry, findings)
+    if depth > 0:
+        findings.extend(_wrapped(text, registry, depth - 1, findings))
+    return findings
 
+
+# --- wrapped URLs ------------------------------------------------------------------
+
+_WRAPPER: Final = re.compile(rf"[\x00-\x20]*({URI_GRAMMAR.sources['scheme']}):")
+_ABSOLUTE: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
+
+
+def _wrapped(
+    text: str, registry: SchemeRegistry, depth: int, outer: list[Report]
+) -> list[Report]:
+    """The findings of the URL that the scheme of ``text`` wraps, in ``text``'s spans.
+
+    The wrapped URL follows the scheme's ":" and ends where the scheme's
+    ``wraps_uri`` separator first occurs (``!/`` for ``jar:``), or at the end
+    of the text.  A URL with an authority (``feed://host/``) wraps nothing.
+    """
+    match = _WRAPPER.match(text)
+    if match is None:
+        return []
+    scheme = registry.get(match.group(1))
+    if scheme is None or scheme.wraps_uri is None:
+        return []
+    start = match.end()
+    end = text.find(scheme.wraps_uri, start) if scheme.wraps_uri else -1
+    inner = text[start : len(text) if end < 0 else end]
+    if inner.startswith("//") or _ABSOLUTE.match(inner) is None:
+        return []
+    seen = {(f.code, f.span) for f in outer}
+    name = match.group(1).lower()
+    found: list[Report] = []
+    for f in _findings(inner, None, registry, depth):
+        span = (f.span[0] + start, f.span[1] + start)
+        if (f.code, span) in seen:
+            continue
+        message = f"{f.message} (in the URL that {name}: wraps)"
+        found.append(Report(f.code, message, f.severity, span, f.repaired, f.component))
+    return found
+
+
+# --- invisible characters -------------------------------------------------------------
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
-
-
-def _check_invisible(text: str, findings: list[Finding]) -> None:
+def _check_invisible(text: str, findings: list[Report]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
     a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
     for match in _INVISIBLE_FORMAT.finditer(text):
-        run = match.group()
+        start, end = match.span()
+        if is_presentation_selector(text, start):
+            start += 1  # the rest of a run follows an invisible character
+        if start == end:
+            continue
+        run = text[start:end]
         message = (
             f"U+{ord(run[0]):04X}, an invisible or bidi formatting character: "
             "the URI does not look like what it is"
         )
         findings.append(
-            Finding(
+            finding(
                 "invisible-character",
-                run_message(message, len(run), match.span()),
+                run_message(message, len(run), (start, end)),
                 Severity.MEDIUM,
-                None,
-                match.span(),
+                (start, end),
             )
         )
 
 
-_AUTHORITY_START: Final = re.compile(r"[\x00-\x20]*(?:([A-Za-z][A-Za-z0-9+.\-]*):)?//")
+# --- text that cannot be read ---------------------------------------------------------
+
+_AUTHORITY_START: Final = re.compile(
+    rf"[\x00-\x20]*(?:({URI_GRAMMAR.sources['scheme']}):)?//"
+)
 
 
-def _salvage(text: str, registry: SchemeRegistry, findings: list[Finding]) -> None:
+def _salvage(text: str, registry: SchemeRegistry, findings: list[Report]) -> None:
     """The userinfo, host and port checks on what other parsers read in text that
     urikit cannot read even leniently: the authority up to the first "/", "?",
     "#" or "\\", the userinfo ending at its last "@" (as urllib.parse and WHATWG
@@ -292,17 +205,15 @@ def _salvage(text: str, registry: SchemeRegistry, findings: list[Finding]) -> No
     check_reference(probe, registry, findings, moved, text)
 
 
-def _probe(prefix: str, hostport: str) -> _Reference | None:
+def _probe(prefix: str, hostport: str) -> Reference | None:
     """``prefix`` and ``hostport`` read as a URI, else as an IRI, else without the
     port (a port of full-width digits, say), else None."""
-    iri = _iri_class()
-    classes: list[type[_Reference]] = [URI] if iri is None else [URI, iri]
     colon = hostport.rfind(":")
     candidates = [hostport]
     if colon >= 0 and "]" not in hostport[colon:]:
         candidates.append(hostport[:colon])
     for candidate in candidates:
-        for cls in classes:
+        for cls in (URI, IRI):
             try:
                 return cls(prefix + candidate)
             except URIError:

@@ -7,9 +7,10 @@ import unicodedata
 from typing import Final
 from urllib.parse import unquote
 
+from ..grammar import ALPHA, DIGIT, HEXDIG, PCT_ENCODED, URI_GRAMMAR
+from ..report import Report, Severity, printable, quote
 from ..schemes import SchemeRegistry
-from ..uri import _Reference
-from .findings import Finding, Mapper, Severity, printable, quote
+from .findings import Mapper, Reference, finding
 from .hosts import (
     internal_reason,
     is_localhost_name,
@@ -21,15 +22,15 @@ from .hosts import (
 
 __all__ = ["check_encoded", "check_reference", "check_userinfo"]
 
-_RUN: Final = re.compile("(?:%[0-9A-Fa-f]{2})+")
+_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+")
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
 
 
 def check_reference(
-    ref: _Reference,
+    ref: Reference,
     registry: SchemeRegistry,
-    findings: list[Finding],
+    findings: list[Report],
     where: Mapper,
     given: str | None = None,
 ) -> None:
@@ -38,6 +39,8 @@ def check_reference(
     _check_userinfo(ref, registry, findings, where)
     _check_host(ref, findings, where, str(ref) if given is None else given)
     _check_port(ref, registry, findings, where)
+    if "%" not in str(ref):
+        return  # the checks below look at percent-encoded octets only
     content = _data_content(ref)
     for component in ("userinfo", "host", "path", "query", "fragment"):
         span = ref.span(component)
@@ -49,7 +52,7 @@ def check_reference(
         _check_dot_segments(ref, findings, where)
 
 
-def _data_content(ref: _Reference) -> int | None:
+def _data_content(ref: Reference) -> int | None:
     """Where the data of a ``data:`` URL begins (RFC 2397 §3: after the first ","),
     or None for other references.  The data is content, not a name that a server
     resolves: binary octets, controls and dots in it are what it holds."""
@@ -62,8 +65,8 @@ def _data_content(ref: _Reference) -> int | None:
 
 # --- §7.5, §7.6: userinfo -----------------------------------------------------------
 
-_TOKEN_SPLIT: Final = re.compile(r"[^A-Za-z0-9.\-]+")
-_SCHEME_AT_START: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_TOKEN_SPLIT: Final = re.compile(f"[^{ALPHA}{DIGIT}.\\-]+")
+_SCHEME_AT_START: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
 #: Top-level domains common enough to make a two-label name look like a host.
 _COMMON_TLDS: Final = frozenset(
     [
@@ -112,7 +115,7 @@ def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
 
 
 def _check_userinfo(
-    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+    ref: Reference, registry: SchemeRegistry, findings: list[Report], where: Mapper
 ) -> None:
     userinfo = ref.userinfo
     span = ref.span("userinfo")
@@ -125,7 +128,7 @@ def check_userinfo(
     span: tuple[int, int],
     host: str,
     registry: SchemeRegistry,
-    findings: list[Finding],
+    findings: list[Report],
     where: Mapper,
 ) -> None:
     """``password`` (§7.5) and ``misleading-userinfo`` (§7.6) for ``userinfo`` at ``span``."""
@@ -133,13 +136,13 @@ def check_userinfo(
     if colon and password:
         start = span[0] + len(user) + 1
         findings.append(
-            Finding(
+            finding(
                 "password",
                 "the userinfo holds a password, in plain text for anyone who sees the URI; "
                 "passwords in URIs are deprecated (RFC 3986 §7.5)",
                 Severity.MEDIUM,
-                "userinfo",
                 where((start, span[1])),
+                "userinfo",
             )
         )
     what = _looks_like_host(unquote(user, errors="surrogateescape"), registry)
@@ -148,13 +151,13 @@ def check_userinfo(
         what = None if what is None else "a host or a URL (with its password part)"
     if what is not None:
         findings.append(
-            Finding(
+            finding(
                 "misleading-userinfo",
                 f"the userinfo looks like {what}, but the host is {quote(host)}: "
                 "the part before '@' is not where the URI leads (RFC 3986 §7.6)",
                 Severity.HIGH,
-                "userinfo",
                 where(span),
+                "userinfo",
             )
         )
 
@@ -162,7 +165,7 @@ def check_userinfo(
 # --- §7.4: hosts --------------------------------------------------------------------
 
 
-def _check_host(ref: _Reference, findings: list[Finding], where: Mapper, given: str) -> None:
+def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: str) -> None:
     host = ref.host
     span = ref.span("host")
     if not host or span is None:
@@ -181,13 +184,13 @@ def _check_host(ref: _Reference, findings: list[Finding], where: Mapper, given: 
             address = lenient_ipv4(name)
             if address is not None:
                 findings.append(
-                    Finding(
+                    finding(
                         "ipv4-rare-format",
                         f"the host {quote(host)} is not a dotted-decimal IPv4address, but "
                         f"inet_aton()-style resolvers read it as {address} (RFC 3986 §7.4)",
                         Severity.MEDIUM,
-                        "host",
                         where(span),
+                        "host",
                     )
                 )
                 reason = internal_reason(address)
@@ -198,18 +201,18 @@ def _check_host(ref: _Reference, findings: list[Finding], where: Mapper, given: 
             _check_obfuscated(host, given[slice(*where(span))], findings, where(span))
     if reason is not None and (ref.scheme or "").lower() != "file":
         findings.append(
-            Finding(
+            finding(
                 "internal-address",
                 f"the host {quote(host)} is {reason}: not a public address, a common "
                 "target of server-side request forgery",
                 Severity.MEDIUM,
-                "host",
                 where(span),
+                "host",
             )
         )
 
 
-def _check_labels(host: str, span: tuple[int, int], findings: list[Finding], where: Mapper) -> None:
+def _check_labels(host: str, span: tuple[int, int], findings: list[Report], where: Mapper) -> None:
     for label in suspicious_labels(host):
         raw = host[label.start : label.end]
         shown = quote(label.text) + ("" if raw == label.text else f" ({printable(raw)})")
@@ -220,17 +223,18 @@ def _check_labels(host: str, span: tuple[int, int], findings: list[Finding], whe
         if label.looks_like is not None:
             what += f" and looks like the ASCII {quote(label.looks_like)}"
         findings.append(
-            Finding(
+            finding(
                 "mixed-script-host",
                 f"the host label {shown} {what}: a possible homograph",
                 Severity.HIGH,
-                "host",
                 where((span[0] + label.start, span[0] + label.end)),
+                "host",
             )
         )
 
 
-_ASCII_TRIPLET: Final = re.compile("%[0-7][0-9A-Fa-f]")
+#: A pct-encoded octet below 0x80: an ASCII character (RFC 3986 §2.1).
+_ASCII_TRIPLET: Final = re.compile(f"%[0-7][{HEXDIG}]")
 _SHOWN_CHANGES: Final = 3
 
 
@@ -239,7 +243,7 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
 
 
-def _check_obfuscated(host: str, raw: str, findings: list[Finding], span: tuple[int, int]) -> None:
+def _check_obfuscated(host: str, raw: str, findings: list[Report], span: tuple[int, int]) -> None:
     """``obfuscated-host``: a reg-name whose meaning differs from its text.
 
     ``host`` is the reg-name read, ``raw`` its text as given.  Two spellings
@@ -252,6 +256,8 @@ def _check_obfuscated(host: str, raw: str, findings: list[Finding], span: tuple[
     is the host of a ``+unix`` scheme (``http+unix://%2Frun%2Fapp.sock/``),
     which is an encoded socket path, not a name.
     """
+    if host.isascii() and "%" not in host and "%" not in raw:
+        return  # no triplet, and UTS #46 only lowers the case of ASCII
     encoded = list(dict.fromkeys(m.group().upper() for m in _ASCII_TRIPLET.finditer(raw)))
     try:
         decoded = unquote(host, errors="strict")
@@ -276,14 +282,14 @@ def _check_obfuscated(host: str, raw: str, findings: list[Finding], span: tuple[
         more_text = f" and {more} more" if more > 0 else ""
         reasons.append(f"holds characters that UTS #46 maps ({shown}{more_text})")
     findings.append(
-        Finding(
+        finding(
             "obfuscated-host",
             f"the host {quote(raw)} {' and '.join(reasons)}: decoded and mapped, as "
             f"browsers and resolvers read hosts, it is {quote(mapped)}, which its text "
             "does not show",
             Severity.MEDIUM,
-            "host",
             span,
+            "host",
         )
     )
 
@@ -302,7 +308,7 @@ def _family(name: str) -> str:
 
 
 def _check_port(
-    ref: _Reference, registry: SchemeRegistry, findings: list[Finding], where: Mapper
+    ref: Reference, registry: SchemeRegistry, findings: list[Report], where: Mapper
 ) -> None:
     port = ref.port
     span = ref.span("port")
@@ -315,13 +321,13 @@ def _check_port(
     if number > 65535:
         shown = significant if len(significant) <= 20 else significant[:20] + "..."
         findings.append(
-            Finding(
+            finding(
                 "unusual-port",
                 f"the port {shown} is above 65535: no TCP or UDP port has that number, and "
                 "software that truncates it connects elsewhere",
                 Severity.MEDIUM,
-                "port",
                 where(span),
+                "port",
             )
         )
         return
@@ -332,14 +338,14 @@ def _check_port(
     if not owners or (scheme and any(_family(o) == _family(scheme) for o in owners)):
         return
     findings.append(
-        Finding(
+        finding(
             "unusual-port",
             f"the port {number} is the well-known port of {', '.join(owners)}, not of "
             f"{scheme or 'this reference'}: a request there may be read as another "
             "protocol's commands (RFC 3986 §7.2)",
             Severity.MEDIUM,
-            "port",
             where(span),
+            "port",
         )
     )
 
@@ -351,7 +357,7 @@ def check_encoded(
     text: str,
     component: str | None,
     span: tuple[int, int],
-    findings: list[Finding],
+    findings: list[Report],
     where: Mapper,
 ) -> None:
     """``encoded-control`` and ``invalid-utf8`` in ``text[span]``."""
@@ -365,14 +371,14 @@ def check_encoded(
             worst = any(octets[i] in _WORST for i in controls)
             first, last = run.start() + 3 * controls[0], run.start() + 3 * controls[-1] + 3
             findings.append(
-                Finding(
+                finding(
                     "encoded-control",
                     f"percent-encoded control characters ({names}): decoded before they "
                     "reach another protocol, they can inject commands or headers, or cut a "
                     "string (RFC 3986 §7.2, §7.3)",
                     Severity.HIGH if worst else Severity.MEDIUM,
-                    component,
                     where((first, last)),
+                    component,
                 )
             )
         try:
@@ -380,14 +386,14 @@ def check_encoded(
         except UnicodeDecodeError as error:
             first = run.start() + 3 * error.start
             findings.append(
-                Finding(
+                finding(
                     "invalid-utf8",
                     f"the octets {run.group()[3 * error.start : 3 * error.end]} are not "
                     "UTF-8: servers that transcode them disagree on what they mean "
                     "(RFC 3986 §7.3)",
                     Severity.LOW,
-                    component,
                     where((first, run.start() + 3 * error.end)),
+                    component,
                 )
             )
 
@@ -421,7 +427,7 @@ _PATH_SEPARATOR: Final = re.compile("/")
 _QUERY_SEPARATORS: Final = re.compile("[&;=]")
 
 
-def _check_dot_segments(ref: _Reference, findings: list[Finding], where: Mapper) -> None:
+def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -> None:
     """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
     text = str(ref)
     for component, separators in (("path", _PATH_SEPARATOR), ("query", _QUERY_SEPARATORS)):
@@ -435,14 +441,14 @@ def _check_dot_segments(ref: _Reference, findings: list[Finding], where: Mapper)
             decoded = _traverses(raw)
             if decoded is not None:
                 findings.append(
-                    Finding(
+                    finding(
                         "encoded-dot-segment",
                         f"{quote(raw)} decodes to {quote(decoded)}: a dot-segment that "
                         "remove_dot_segments (§5.2.4) did not see, which traverses "
                         "directories once decoded (RFC 3986 §7.3)",
                         Severity.HIGH,
-                        component,
                         where((start, index)),
+                        component,
                     )
                 )
             start = index + 1

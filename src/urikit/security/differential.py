@@ -22,18 +22,25 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import TYPE_CHECKING, Final, NamedTuple
+from types import ModuleType
+from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
+from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from .findings import Finding, Mapper, Severity, identity, quote
+from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
 
-if TYPE_CHECKING:
-    from ..uri import _Reference
+ada_url: ModuleType | None
+try:
+    import ada_url
+except ImportError:  # the optional ``whatwg`` extra
+    ada_url = None
 
 __all__ = [
     "Reading",
+    "agree",
     "check_differential",
     "compare",
     "differential_findings",
@@ -41,6 +48,8 @@ __all__ = [
     "read_whatwg",
 ]
 
+#: A scheme and its ":" (RFC 3986 §3.1).
+_SCHEME: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
 #: WHATWG URL Standard "special schemes".
 SPECIAL_SCHEMES: Final = frozenset({"ftp", "file", "http", "https", "ws", "wss"})
 #: The base a relative reference is read against by the WHATWG reader.
@@ -49,6 +58,7 @@ _PLACEHOLDER_HOST: Final = "urikit.invalid"
 #: C0 controls and space, which the WHATWG parser and urlsplit strip at the ends.
 _C0_SPACE: Final = "".join(map(chr, range(0x21)))
 _REMOVED: Final = "\t\n\r"
+_DELETED_RUN: Final = re.compile("[\t\n\r]+")
 
 
 class Reading(NamedTuple):
@@ -93,13 +103,11 @@ def whatwg_authority(text: str) -> Reading | None:
     text = text.strip(_C0_SPACE)
     for ch in _REMOVED:
         text = text.replace(ch, "")
-    colon = text.find(":")
     scheme: str | None = None
     rest = text
-    if colon > 0 and text[0].isascii() and text[0].isalpha():
-        name = text[:colon]
-        if all(c.isascii() and (c.isalnum() or c in "+-.") for c in name):
-            scheme, rest = name.lower(), text[colon + 1 :]
+    match = _SCHEME.match(text)
+    if match is not None:
+        scheme, rest = match.group()[:-1].lower(), text[match.end() :]
     special = scheme is None or scheme in SPECIAL_SCHEMES
     if special:
         end = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
@@ -124,8 +132,7 @@ def whatwg_authority(text: str) -> Reading | None:
 
 
 def _read_ada(text: str, relative: bool) -> Reading | None:
-    import ada_url
-
+    assert ada_url is not None
     try:
         url = ada_url.URL(text, PLACEHOLDER_BASE) if relative else ada_url.URL(text)
     except ValueError:
@@ -149,11 +156,7 @@ def read_whatwg(text: str, relative: bool) -> Reading | None:
 
 def has_ada() -> bool:
     """Is the optional WHATWG parser (``ada_url``, the ``whatwg`` extra) installed?"""
-    try:
-        import ada_url  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return ada_url is not None
 
 
 # --- comparison ----------------------------------------------------------------
@@ -235,8 +238,6 @@ def compare(
 
 # --- parser differentials ---------------------------------------------------------
 
-_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-
 
 def _masked(component: str, value: str | None) -> str | None:
     """A userinfo with its password masked (RFC 3986 §7.5); other values as they are."""
@@ -247,25 +248,61 @@ def _masked(component: str, value: str | None) -> str | None:
 
 
 def differential_findings(
-    text: str, ref: _Reference | None, registry: SchemeRegistry = DEFAULT_REGISTRY
-) -> list[Finding]:
+    text: str, ref: Reference | None, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> list[Report]:
     """The ``parser-differential`` findings of ``text``, which urikit reads as ``ref``."""
-    findings: list[Finding] = []
+    findings: list[Report] = []
     check_differential(text, ref, identity, registry, findings)
     return findings
 
 
+#: A reg-name that every reader takes as it is: ASCII letters, digits and hyphens
+#: in dot-separated labels, the last beginning with a letter (so that the URL
+#: Standard's IPv4 parser, which reads a host whose last label is a number, and
+#: inet_aton() leave it alone).  An ``xn--`` label is left out by ``agree``.
+_PLAIN_NAME: Final = re.compile(f"(?:[{ALPHA}{DIGIT}-]+\\.)*[{ALPHA}][{ALPHA}{DIGIT}-]*")
+_PORT_DIGITS: Final = 5
+
+
+def agree(text: str, ref: Reference) -> bool:
+    """Do urllib.parse and WHATWG parsers read ``text`` as urikit reads it (``ref``)?
+
+    True only where none of the characters and forms on which they can
+    disagree occurs: the text is an ASCII URI reference (so no white space,
+    control or backslash); its authority, if any, has no userinfo, a plain
+    host name (see ``_PLAIN_NAME``, no ``xn--`` label) or a dotted-decimal
+    IPv4address, and a port of at most 65535; a special scheme (WHATWG) has an
+    authority, and the scheme is not ``file``.  When it is true,
+    :func:`check_differential` finds nothing (a test checks this on real and
+    generated URLs); when false, it may or may not.
+    """
+    if not text.isascii() or str(ref) != text:
+        return False
+    host = ref.host
+    if host is None:
+        scheme = ref.scheme
+        return scheme is None or scheme.lower() not in SPECIAL_SCHEMES
+    if ref.userinfo is not None or (ref.scheme or "").lower() == "file":
+        return False  # a file: host may be a drive letter ("file://C:/") to WHATWG
+    port = ref.port
+    if port and (len(port) > _PORT_DIGITS or int(port) > 65535):
+        return False
+    if ref.host_type == "ipv4":
+        return True
+    return _PLAIN_NAME.fullmatch(host) is not None and "xn--" not in host.lower()
+
+
 def check_differential(
     text: str,
-    ref: _Reference | None,
+    ref: Reference | None,
     where: Mapper,
     registry: SchemeRegistry,
-    findings: list[Finding],
+    findings: list[Report],
 ) -> None:
     """``parser-differential``: what urlsplit and WHATWG parsers read differently."""
 
     def add(message: str, component: str | None, span: tuple[int, int]) -> None:
-        findings.append(Finding("parser-differential", message, Severity.HIGH, component, span))
+        findings.append(finding("parser-differential", message, Severity.HIGH, span, component))
 
     stripped = text.strip(_C0_SPACE)
     if stripped != text:
@@ -277,14 +314,12 @@ def check_differential(
             None,
             span,
         )
-    for index, ch in enumerate(text):
-        if ch in "\t\n\r":
-            add(
-                f"urllib.parse and WHATWG parsers delete {quote(ch)} anywhere in a URL, "
-                "joining what it separates; urikit does not",
-                None,
-                (index, index + 1),
-            )
+    for deleted in _DELETED_RUN.finditer(text):
+        message = (
+            f"urllib.parse and WHATWG parsers delete {quote(deleted.group()[0])} anywhere in "
+            "a URL, joining what it separates; urikit does not"
+        )
+        add(run_message(message, len(deleted.group()), deleted.span()), None, deleted.span())
     body = stripped.lstrip()
     match = _SCHEME.match(body)
     scheme = match.group()[:-1].lower() if match else None

@@ -24,6 +24,8 @@ from .scripts import ascii_skeleton, is_mixed, scripts_of
 __all__ = [
     "HostLabel",
     "internal_reason",
+    "is_internal_address",
+    "is_presentation_selector",
     "lenient_ipv4",
     "read_host",
     "suspicious_labels",
@@ -98,6 +100,8 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
 def read_host(host: str) -> str | None:
     """A reg-name as resolvers see it: percent-decoded, mapped by UTS #46 (full-width
     digits, ideographic full stops, case), or None when it is not UTF-8."""
+    if host.isascii() and "%" not in host:
+        return host.lower()  # UTS #46 maps ASCII to its lower case, without STD3 rules
     try:
         decoded = percent_decode(host)
     except ValueError:
@@ -122,7 +126,8 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
     """What the UTS #46 mapping (as browsers and IDNA 2008 resolvers apply it) makes
     of the decoded host ``name``, and the characters it changes *beyond lower-casing*:
     full-width forms, the ideographic full stops U+3002, U+FF0E and U+FF61 (which
-    become "."), ligatures, and ignored characters such as U+00AD (which vanish).
+    become "."), ligatures, and ignored characters such as U+00AD (which vanish),
+    but not a variation selector that gives an emoji its presentation (``❤️``).
 
     >>> uts46_changes("\uff45\uff56\uff49\uff4c.com")[0]
     'evil.com'
@@ -133,15 +138,36 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
         return name.lower(), []
     mapped: list[str] = []
     changes: list[tuple[str, str]] = []
-    for ch in name:
+    for index, ch in enumerate(name):
         if ch.isascii():
             mapped.append(ch.lower())
             continue
         target = _uts46_char(ch)
         mapped.append(target)
-        if target != ch and target != ch.lower():
+        if target != ch and target != ch.lower() and not is_presentation_selector(name, index):
             changes.append((ch, target))
     return unicodedata.normalize("NFC", "".join(mapped)), changes
+
+
+#: The variation selectors that ask for text (U+FE0E) or emoji (U+FE0F) presentation.
+_PRESENTATION: Final = frozenset("\ufe0e\ufe0f")
+#: Emoji that are not symbols (general category S*) in Unicode: ‼ ⁉ 〰 〽.
+_EMOJI_PUNCTUATION: Final = frozenset("\u203c\u2049\u3030\u303d")
+_KEYCAP_BASES: Final = frozenset("0123456789#*")
+_KEYCAP: Final = "\u20e3"
+
+
+def is_presentation_selector(text: str, index: int) -> bool:
+    """Is ``text[index]`` a variation selector that gives the emoji before it its
+    presentation (Unicode TS #51 §1.4.3: ``❤️`` is U+2764 U+FE0F, the keycap ``1️⃣``
+    is "1" U+FE0F U+20E3)?  An emoji is taken to be a symbol (general category S*),
+    one of the few emoji that are punctuation, or a keycap base."""
+    if text[index] not in _PRESENTATION or index == 0:
+        return False
+    base = text[index - 1]
+    if base in _KEYCAP_BASES:
+        return text[index + 1 : index + 2] == _KEYCAP
+    return unicodedata.category(base)[0] == "S" or base in _EMOJI_PUNCTUATION
 
 
 # --- internal addresses -------------------------------------------------------
@@ -214,6 +240,34 @@ def internal_reason(address: IPAddress) -> str | None:
     return None
 
 
+def is_internal_address(ip: IPAddress | str) -> bool:
+    """Is ``ip`` an address that a server should not connect to for a user?
+
+    True for the addresses that :func:`internal_reason` names: loopback,
+    private, shared, link-local (cloud metadata services), unspecified,
+    multicast and reserved, IPv6 addresses that embed such an IPv4 address,
+    and addresses with a zone ID.  ``ip`` is an :mod:`ipaddress` address or
+    its text (``"10.0.0.1"``, ``"::ffff:127.0.0.1"``, ``"fe80::1%eth0"``), as
+    a socket gives it; other text raises :class:`ValueError`.
+
+    A host *name* can only be judged once it is resolved: call this on every
+    address the name resolves to, or better on the address that a connection
+    reached (``docs/security.md`` shows hooks for httpx and requests).
+
+    >>> is_internal_address("169.254.169.254")
+    True
+    >>> is_internal_address("93.184.215.14")
+    False
+    """
+    if isinstance(ip, str):
+        address: IPAddress = ipaddress.ip_address(ip)
+    elif isinstance(ip, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
+        address = ip
+    else:
+        raise TypeError(f"is_internal_address() takes an IP address, not {type(ip).__name__}")
+    return internal_reason(address) is not None
+
+
 def is_localhost_name(name: str) -> bool:
     """ "localhost" and the names under ".localhost" (RFC 6761 §6.3), a final dot allowed."""
     name = name.lower().removesuffix(".")
@@ -270,6 +324,8 @@ def suspicious_labels(host: str) -> list[HostLabel]:
     ASCII letter (a whole-script homograph such as Cyrillic "аррӏе").
     """
     found: list[HostLabel] = []
+    if host.isascii() and "%" not in host and "xn--" not in host.lower():
+        return found  # every label is ASCII as it stands
     for start, end in _labels(host):
         label = _unicode_label(host[start:end])
         if label is None or label.isascii():

@@ -6,36 +6,48 @@ URI of the request (RFC 3986 §5.2) and refused unless it stays on the base's
 host, or on a host the application names, with a scheme it allows.  Because
 browsers read URLs by the WHATWG rules and not by RFC 3986, everything the
 two read differently is refused too: a backslash, white space and controls,
-userinfo, a network-path reference, and any parser differential.
+userinfo, a network-path reference, and any parser differential.  Because
+some software percent-decodes a target before it resolves it, a target is
+refused as well when decoding it (§2.1) and removing its dot-segments
+(§5.2.4) would lead elsewhere.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
-from urllib.parse import unquote
+from urllib.parse import urlsplit
 
 from ..errors import URIError
+from ..grammar import HEXDIG
+from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from ..uri import URI, _Reference
+from ..uri import IRI, URI, resolve
 from .differential import differential_findings
-from .findings import Finding, Severity, quote
+from .findings import RedirectCode, Reference, finding
 from .hosts import read_host
 
 __all__ = ["is_safe_redirect", "redirect_findings"]
 
 _ENCODED_CONTROLS: Final = frozenset(f"%{n:02X}" for n in [*range(0x20), 0x7F])
+#: The octets whose decoding can change where a reference leads (RFC 3986 §2.2):
+#: "/" and "." make segments and dot-segments, ":" a scheme or a port, "@" a
+#: userinfo, and "%" followed by two hex digits another round of decoding.
+_STRUCTURAL: Final = re.compile(f"%(?:2[FfEe]|3[Aa]|40|25(?=[{HEXDIG}]{{2}}))")
+#: Rounds of decoding tried: once, and twice-encoded text ("%252F").
+_DECODING_ROUNDS: Final = 3
 
 
 def _refuse(
-    code: str, message: str, span: tuple[int, int], component: str | None = None
-) -> Finding:
-    return Finding(code, message, Severity.HIGH, component, span)
+    code: RedirectCode, message: str, span: tuple[int, int], component: str | None = None
+) -> Report:
+    return finding(code, message, Severity.HIGH, span, component)
 
 
-def _scan(text: str) -> list[Finding]:
+def _scan(text: str) -> list[Report]:
     """Characters a browser reads differently or that split a header."""
-    found: list[Finding] = []
+    found: list[Report] = []
     for index, ch in enumerate(text):
         code = ord(ch)
         if ch == "\\":
@@ -63,7 +75,20 @@ def _scan(text: str) -> list[Finding]:
                     (index, index + 3),
                 )
             )
+        elif ch == "%" and text[index : index + 3].upper() == "%5C":
+            found.append(
+                _refuse(
+                    "encoded-backslash",
+                    f"the percent-encoded backslash {text[index : index + 3]}, which "
+                    "software that decodes the target reads as '/' in a browser "
+                    "(so '/%5Cevil' is '//evil')",
+                    (index, index + 3),
+                )
+            )
     return found
+
+
+# --- allowed hosts ----------------------------------------------------------------
 
 
 def _host_key(host: str) -> str:
@@ -71,19 +96,43 @@ def _host_key(host: str) -> str:
     return name.lower().removesuffix(".")
 
 
-def _allowed(host: str, port: int | None, allowed_hosts: Iterable[str]) -> bool:
-    """Is ``host`` (at ``port``) among ``allowed_hosts``?
+def _allowed_entry(entry: object) -> tuple[str, int | None]:
+    """An entry of ``allowed_hosts`` as (host, port or None for any port).
+
+    The port is the digits after the last ":" (after the "]" of an IP
+    literal); other text there raises :class:`URIError`.
+    """
+    if not isinstance(entry, str):
+        raise TypeError(f"allowed_hosts holds host names, not {type(entry).__name__}")
+    if entry.startswith("["):
+        end = entry.find("]")
+        colon = end + 1 if end >= 0 and entry[end + 1 : end + 2] == ":" else -1
+    else:
+        colon = entry.find(":") if entry.count(":") == 1 else -1
+    if colon < 0:
+        return entry, None
+    digits = entry[colon + 1 :]
+    # RFC 3986 §3.2.3: port = *DIGIT, ASCII digits only (str.isdigit also takes "²")
+    bad = next((i for i, ch in enumerate(digits) if not "0" <= ch <= "9"), None)
+    if bad is not None:
+        raise URIError(
+            "an allowed host's port is made of digits",
+            text=entry,
+            position=colon + 1 + bad,
+            rule="port",
+        )
+    return entry[:colon], int(digits) if digits else None
+
+
+def _allowed(host: str, port: int | None, entries: Iterable[tuple[str, int | None]]) -> bool:
+    """Is ``host`` (at ``port``) among ``entries``?
 
     An entry is a host ("example.com", any port), a host and port
     ("example.com:8443"), or a domain with a leading dot (".example.com":
     the domain and every name under it).
     """
     key = _host_key(host)
-    for entry in allowed_hosts:
-        name, want = entry, None
-        if not entry.endswith("]") and entry.count(":") == 1:
-            name, _, number = entry.partition(":")
-            want = int(number) if number.isdigit() else -1
+    for name, want in entries:
         if want is not None and want != port:
             continue
         allowed = _host_key(name)
@@ -95,32 +144,149 @@ def _allowed(host: str, port: int | None, allowed_hosts: Iterable[str]) -> bool:
     return False
 
 
+# --- decoding ------------------------------------------------------------------------
+
+
+def _decode_structural(text: str) -> str:
+    """``text`` with the octets of ``_STRUCTURAL`` decoded, up to ``_DECODING_ROUNDS`` times."""
+    for _ in range(_DECODING_ROUNDS):
+        decoded = _STRUCTURAL.sub(lambda m: chr(int(m.group()[1:3], 16)), text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def _destination(
+    ref: Reference, base: Reference, registry: SchemeRegistry
+) -> tuple[str, str | None, int | None]:
+    """Where ``ref`` leads from ``base``: scheme, host and port (§5.2, §6.2.3)."""
+    target = resolve(base, ref)
+    scheme = (target.scheme or "").lower()
+    port = target.port_number
+    if port is None:
+        port = registry.default_port(scheme)
+    host = target.host
+    return scheme, None if host is None else _host_key(host), port
+
+
+def _decoding_findings(
+    text: str, ref: Reference, base: Reference, registry: SchemeRegistry
+) -> list[Report]:
+    """``network-path``, ``encoded-network-path``, ``encoded-host``: what ``text``
+    becomes for software that percent-decodes it (§2.1) before it resolves it
+    and removes its dot-segments (§5.2.4)."""
+    decoded = _decode_structural(text)
+    encoded = decoded != text
+    try:
+        reading: Reference | None = type(ref)(decoded)
+    except URIError:
+        reading = None
+    if reading is None:
+        parts = urlsplit(decoded)
+        if parts.scheme or parts.netloc:
+            return [
+                _refuse(
+                    "encoded-host",
+                    f"{quote(text)} decodes to {quote(decoded)}, which other parsers read "
+                    "as a URL with a scheme or a host",
+                    (0, len(text)),
+                )
+            ]
+        return []
+    if reading.kind == "network-path":
+        return [
+            _refuse(
+                "encoded-network-path",
+                f"{quote(text)} decodes to {quote(decoded)}, a network-path reference "
+                "('//host') for software that decodes before it resolves",
+                (0, len(text)),
+                "path",
+            )
+        ]
+    if reading.kind != "uri":
+        path = resolve(base, reading).path
+        if path.startswith("//"):
+            what = f"decodes to {quote(decoded)} and" if encoded else ""
+            return [
+                _refuse(
+                    "encoded-network-path" if encoded else "network-path",
+                    f"{quote(text)} {what} resolves to the path {quote(path)} once its "
+                    "dot-segments are removed (RFC 3986 §5.2.4): a network-path "
+                    "reference for software that sends the path alone",
+                    ref.span("path") or (0, len(text)),
+                    "path",
+                )
+            ]
+    if encoded and _destination(reading, base, registry) != _destination(ref, base, registry):
+        return [
+            _refuse(
+                "encoded-host",
+                f"{quote(text)} decodes to {quote(decoded)}, which leads to another scheme, "
+                "host or port for software that decodes before it resolves",
+                (0, len(text)),
+            )
+        ]
+    return []
+
+
+# --- the check -----------------------------------------------------------------------
+
+
+def _as_base(base: object) -> Reference:
+    if isinstance(base, (URI, IRI)):
+        value: Reference = base
+    elif isinstance(base, str):
+        value = URI(base)
+    else:
+        raise TypeError(f"base is a str or a URI, not {type(base).__name__}")
+    if value.scheme is None:
+        raise URIError(
+            "a base URI must be absolute (RFC 3986 §5.1)",
+            text=str(value),
+            position=0,
+            rule="absolute-URI",
+        )
+    return value
+
+
+def _names(values: Iterable[str] | str, what: str) -> tuple[str, ...]:
+    names = (values,) if isinstance(values, str) else tuple(values)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{what} holds names, not {type(name).__name__}")
+    return names
+
+
 def redirect_findings(
-    target: str | _Reference,
+    target: str | URI | IRI,
     *,
-    base: str | _Reference,
-    allowed_hosts: Iterable[str] = (),
-    allowed_schemes: Iterable[str] = ("http", "https"),
+    base: str | URI | IRI,
+    allowed_hosts: Iterable[str] | str = (),
+    allowed_schemes: Iterable[str] | str = ("http", "https"),
     registry: SchemeRegistry = DEFAULT_REGISTRY,
-) -> list[Finding]:
+) -> list[Report]:
     """Why redirecting to ``target`` from ``base`` is unsafe; empty when it is safe.
 
     See :func:`is_safe_redirect`.  Codes: ``invalid``, ``backslash``,
-    ``control``, ``network-path``, ``userinfo``, ``parser-differential``,
-    ``scheme-not-allowed``, ``host-not-allowed``.
+    ``encoded-backslash``, ``control``, ``network-path``,
+    ``encoded-network-path``, ``encoded-host``, ``userinfo``,
+    ``parser-differential``, ``scheme-not-allowed``, ``host-not-allowed``.
     """
-    if isinstance(allowed_hosts, str):
-        allowed_hosts = (allowed_hosts,)
-    if isinstance(allowed_schemes, str):
-        allowed_schemes = (allowed_schemes,)
-    allowed_hosts = tuple(allowed_hosts)
-    text = str(target)
-    base_uri = base if isinstance(base, _Reference) else URI(base)
+    base_uri = _as_base(base)
+    hosts = [_allowed_entry(entry) for entry in _names(allowed_hosts, "allowed_hosts")]
+    schemes = {s.lower() for s in _names(allowed_schemes, "allowed_schemes")}
+    if isinstance(target, (URI, IRI)):
+        text = str(target)
+    elif isinstance(target, str):
+        text = str.__str__(target)
+    else:
+        raise TypeError(f"target is a str or a URI, not {type(target).__name__}")
     found = _scan(text)
     if found:
         return found
     try:
-        ref = target if isinstance(target, _Reference) else URI(text)
+        ref: Reference = target if isinstance(target, (URI, IRI)) else URI(text)
     except URIError as error:
         position = error.position or 0
         return [_refuse("invalid", f"not a URI reference: {error.reason}", (position, position))]
@@ -142,24 +308,13 @@ def redirect_findings(
                 "userinfo",
             )
         ]
-    path = unquote(ref.path)
-    if ref.authority is None and (path.startswith("//") or path.startswith("/\\")):
-        return [
-            _refuse(
-                "network-path",
-                f"the path {quote(ref.path)} decodes to {quote(path)}, a network-path "
-                "reference for software that decodes before it resolves",
-                ref.span("path") or (0, len(text)),
-                "path",
-            )
-        ]
+    found = _decoding_findings(text, ref, base_uri, registry)
+    if found:
+        return found
     found = differential_findings(text, ref, registry)
     if found:
         return found
-    from ..resolve import resolve
-
     resolved = resolve(base_uri, ref)
-    schemes = {s.lower() for s in allowed_schemes}
     scheme = (resolved.scheme or "").lower()
     if scheme not in schemes:
         return [
@@ -182,7 +337,7 @@ def redirect_findings(
         base_port = registry.default_port(base_uri.scheme)
     if same and port in (base_port, registry.default_port(scheme)):
         return []
-    if _allowed(host, port, allowed_hosts):
+    if _allowed(host, port, hosts):
         return []
     return [
         _refuse(
@@ -197,27 +352,53 @@ def redirect_findings(
 
 
 def is_safe_redirect(
-    target: str | _Reference,
+    target: str | URI | IRI,
     *,
-    base: str | _Reference,
-    allowed_hosts: Iterable[str] = (),
-    allowed_schemes: Iterable[str] = ("http", "https"),
+    base: str | URI | IRI,
+    allowed_hosts: Iterable[str] | str = (),
+    allowed_schemes: Iterable[str] | str = ("http", "https"),
 ) -> bool:
     """May a server redirect a client from ``base`` to ``target``?
 
     ``target`` is resolved against ``base`` (RFC 3986 §5.2).  It is refused
-    when it is not a strict URI reference, holds a backslash, white space or a
-    control character (raw or percent-encoded), is a network-path reference
-    (``//evil``), has userinfo, is read differently by urllib.parse or a
-    WHATWG parser (``https:evil``), or resolves to a scheme not in
-    ``allowed_schemes`` (``javascript:``, ``data:``) or to a host that is
-    neither the base's host (at its port or the scheme's default) nor in
-    ``allowed_hosts``.  :func:`redirect_findings` says why.  ``base`` must be
-    an absolute URI (RFC 3986 §5.1); a bad base raises :class:`~urikit.URIError`.
+    (:func:`redirect_findings` says why, naming the trick) when it
+
+    * is not a strict URI reference (``invalid``);
+    * holds a backslash (``backslash``), which browsers read as "/", or a
+      percent-encoded one anywhere (``encoded-backslash``: ``/%5Cevil``);
+    * holds white space or a control character, raw or percent-encoded
+      (``control``);
+    * is a network-path reference (``//evil``), or its path becomes one once
+      its dot-segments are removed (``/.//evil``): ``network-path``;
+    * becomes a network-path reference when its "/", ".", ":", "@" and "%"
+      octets are percent-decoded, once or twice, and its dot-segments removed
+      (``/%2F%2Fevil``, ``/.%2F%2Fevil``, ``/%2e/%2Fevil``):
+      ``encoded-network-path``; or leads, so decoded, to another scheme, host
+      or port (``https%3A%2F%2Fevil``): ``encoded-host``;
+    * has a userinfo (``userinfo``);
+    * is read differently by urllib.parse or a WHATWG parser
+      (``parser-differential``: ``https:evil``);
+    * resolves to a scheme not in ``allowed_schemes`` (``javascript:``,
+      ``data:``): ``scheme-not-allowed``;
+    * or resolves to a host that is neither the base's host (at its port or
+      the scheme's default) nor in ``allowed_hosts``: ``host-not-allowed``.
+
+    Other percent-encoded octets are what they are in a path on the same site
+    (``/my%20file.pdf`` is allowed).
+
+    ``allowed_hosts`` holds host names (``"example.org"``, any port), host
+    names with a port (``"example.org:8443"``, ``"[::1]:8080"``) and domains
+    (``".example.org"``: the name and every name under it).  ``base`` must be
+    an absolute URI (RFC 3986 §5.1).  A bad base, or an allowed host whose
+    port is not digits, raises :class:`~urikit.URIError`; an argument of
+    another type than documented raises :class:`TypeError`.  Any ``str``
+    target gives ``True`` or ``False`` and raises nothing.
 
     >>> is_safe_redirect("/account", base="https://example.com/login")
     True
     >>> is_safe_redirect("//evil.example/", base="https://example.com/login")
+    False
+    >>> is_safe_redirect("/.%2F%2Fevil.example", base="https://example.com/login")
     False
     """
     return not redirect_findings(
