@@ -28,11 +28,12 @@ delimited text from "<" to ">", the prefix with the white space after it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from itertools import groupby
 from typing import Final
 
 from .errors import URIError
 from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
-from .percent import percent_encode
 from .report import Report, Severity
 from .validate import check, is_valid
 
@@ -60,6 +61,16 @@ _SCHEME: Final = URI_GRAMMAR.sources["scheme"]
 _PREFIX: Final = re.compile(rf"[Uu][Rr][Ll]:\s*(?={_SCHEME}:)")
 _AUTHORITY: Final = re.compile(rf"\A(?:{_SCHEME}:)?//([^/?#]*)")
 _TRIPLET: Final = re.compile(PCT_ENCODED)
+# Three or more triplets in a row: wherever the grammar allows three it allows
+# two (pct-encoded only ever repeats, and a zone ID needs "%25" and one more),
+# so the repaired text is checked with each such run cut to its first two.
+_TRIPLET_RUN: Final = re.compile(f"(?:{PCT_ENCODED}){{3,}}")
+
+
+def _two_triplets(m: re.Match[str]) -> str:
+    return m.group()[:6]
+
+
 _BIDI: Final = re.compile(f"[{BIDI_FORMATTING}]")
 
 
@@ -67,6 +78,7 @@ def _report(code: str, message: str, start: int, end: int) -> Report:
     return Report(code, message, SEVERITIES[code], (start, end), True)
 
 
+@lru_cache(maxsize=1024)
 def _classify(ch: str) -> tuple[str, str]:
     """The report code and a description of a forbidden character."""
     code = ord(ch)
@@ -137,7 +149,8 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
     out = _encode_forbidden(grammar, text[start:end], start, delimited, reports)
     try:
-        check(out, rule)
+        if not is_valid(_TRIPLET_RUN.sub(_two_triplets, out), rule):
+            check(out, rule)
     except URIError as exc:
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
@@ -145,28 +158,28 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     return out, reports
 
 
+@lru_cache(maxsize=2)
 def _plain_run(grammar: Grammar) -> re.Pattern[str]:
     """Runs of characters a reference may hold anywhere but "%", "#", "[" and "]"."""
-    pattern = _PLAIN_RUNS.get(grammar.name)
-    if pattern is None:
-        # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4)
-        # with bidi formatting characters left out of an IRI (RFC 3987 §4.1)
-        run = (
-            f"(?:(?![{BIDI_FORMATTING}])[{grammar.query_chars}])+"
-            if grammar.iri
-            else (f"[{grammar.query_chars}]+")
-        )
-        pattern = _PLAIN_RUNS[grammar.name] = re.compile(run)
-    return pattern
+    # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4);
+    # the IRI classes leave out the bidi formatting characters (RFC 3987 §4.1).
+    return re.compile(f"[{grammar.query_chars}]+")
 
 
-_PLAIN_RUNS: dict[str, re.Pattern[str]] = {}
+@lru_cache(maxsize=4)
+def _forbidden_run(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
+    """Runs of characters that are encoded as they stand: outside the widest class,
+    but not "%", "#", "[", "]" (each handled on its own), a lone surrogate (an
+    error), or white space inside delimiters (removed)."""
+    space = r"\s" if delimited else ""
+    return re.compile(f"[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+")
 
 
 def _encode_forbidden(
     grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
 ) -> str:
     plain = _plain_run(grammar)
+    forbidden = _forbidden_run(grammar, delimited)
     authority = _AUTHORITY.match(body)
     host_start, host_end = authority.span(1) if authority else (0, 0)
     seen_hash = False
@@ -184,16 +197,20 @@ def _encode_forbidden(
         if ch == "%":
             if _TRIPLET.match(body, i - 1):
                 out.append(ch)
-            else:
-                reports.append(
-                    _report(
-                        "bare-percent",
-                        '"%" that starts no triplet encoded as "%25"',
-                        where,
-                        where + 1,
-                    )
+                continue
+            j = i  # a run of bare "%" is one repair
+            while j < n and body[j] == "%" and not _TRIPLET.match(body, j):
+                j += 1
+            reports.append(
+                _report(
+                    "bare-percent",
+                    _run('"%" that starts no triplet encoded as "%25"', j - i + 1),
+                    where,
+                    offset + j,
                 )
-                out.append("%25")
+            )
+            out.append("%25" * (j - i + 1))
+            i = j
         elif ch == "#" and not seen_hash:
             seen_hash = True
             out.append(ch)
@@ -232,7 +249,24 @@ def _encode_forbidden(
                 rule="pct-encoded",
             )
         else:
-            code, message = _classify(ch)
-            reports.append(_report(code, f"{message}; encoded", where, where + 1))
-            out.append(percent_encode(ch, "unreserved"))
+            # A run of forbidden characters, each kind of them one repair.
+            j = forbidden.match(body, i - 1).end()  # type: ignore[union-attr]
+            k = i - 1
+            for code, chars in groupby(body[k:j], key=_code_of):
+                count = len(list(chars))
+                message = _run(f"{_classify(body[k])[1]}; encoded", count)
+                reports.append(_report(code, message, offset + k, offset + k + count))
+                k += count
+            # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
+            out.append("%" + body[i - 1 : j].encode("utf-8").hex("%").upper())
+            i = j
     return "".join(out)
+
+
+def _run(message: str, count: int) -> str:
+    """The message of one repair, or of a run of ``count`` like it."""
+    return message if count == 1 else f"{message} (a run of {count} characters)"
+
+
+def _code_of(ch: str) -> str:
+    return _classify(ch)[0]

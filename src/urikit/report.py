@@ -14,9 +14,8 @@ Errors, the input that cannot be read at all, are :class:`~urikit.URIError`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 __all__ = ["INVISIBLE_FORMAT", "Report", "Severity", "printable", "quote"]
 
@@ -67,8 +66,7 @@ class Severity(str, Enum):
 _RANK: Final = {"info": 0, "low": 1, "medium": 2, "high": 3}
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """One thing noticed in a text.
 
     ``code`` is stable (the codes are listed where each report is made:
@@ -76,7 +74,8 @@ class Report:
     ``message`` is for people, ``span`` is ``(start, end)`` in the text that
     was given, ``component`` the RFC 3986 component concerned (``"host"``,
     ``"path"``, ...) or ``None`` for the whole text, and ``repaired`` says
-    whether the text was changed there to make it valid.
+    whether the text was changed there to make it valid.  Reports are
+    immutable; ``report._replace(span=...)`` makes a changed copy.
     """
 
     code: str

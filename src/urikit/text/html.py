@@ -36,8 +36,9 @@ from typing import Final, NamedTuple
 
 from ..errors import URIError
 from ..report import Report, Severity
-from ..resolve import base_uri, resolve
-from ..uri import URI, _Reference
+from ..uri import resolve
+from ..uri import IRI, URI
+_Reference = (URI, IRI)
 
 __all__ = ["URL_ATTRIBUTES", "Link", "links"]
 
@@ -121,7 +122,7 @@ def links(html: str, base: _Reference | str) -> list[Link]:
     """
     if not isinstance(html, str):
         raise TypeError(f"links() takes the document as a str, not {type(html).__name__}")
-    retrieval = URI(base_uri(base))
+    retrieval = URI(base)
     collector = _Collector()
     collector.feed(html)
     collector.close()
