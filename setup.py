@@ -1,0 +1,44 @@
+"""The optional compiled core, urikit._speedups; the rest is configured in pyproject.toml.
+
+The extension is optional: where it cannot be built, ``pip install .`` still succeeds and
+urikit runs as pure Python.  With ``URIKIT_STRICT_BUILD=1`` (CI) warnings are errors and a
+failed build fails the install.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+STRICT = os.environ.get("URIKIT_STRICT_BUILD") == "1"
+
+FLAGS = {
+    "unix": ["-std=c11", "-O2", "-Wall", "-Wextra", *(["-Werror"] if STRICT else [])],
+    "msvc": ["/std:c11", "/O2", "/W4", *(["/WX"] if STRICT else [])],
+}
+
+
+class BuildExt(build_ext):
+    """Compiler flags by compiler family: the flags above are GCC/Clang or MSVC spelling."""
+
+    def build_extensions(self) -> None:
+        flags = FLAGS.get(self.compiler.compiler_type, FLAGS["unix"])
+        for extension in self.extensions:
+            extension.extra_compile_args = [*flags, *extension.extra_compile_args]
+        super().build_extensions()
+
+
+speedups = Extension(
+    "urikit._speedups",
+    sources=["src/urikit/_speedups.c"],
+    depends=[
+        "src/urikit/_speedups_scan.h",
+        "src/urikit/_speedups_scan_kind.h",
+        "src/urikit/_speedups_tables.h",
+    ],
+    optional=not STRICT,
+)
+
+setup(ext_modules=[speedups], cmdclass={"build_ext": BuildExt})

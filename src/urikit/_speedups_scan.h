@@ -1,0 +1,88 @@
+/* The scanner of the compiled core: one pass over a URI or IRI reference.
+ *
+ * Plain C11 without the Python API, so that a fuzz harness can link it directly.
+ * uk_scan_ucs1, uk_scan_ucs2 and uk_scan_ucs4 take a buffer of 1-, 2- or 4-byte
+ * code units (the three kinds of a Python str) and return 1 when it is an
+ * URI-reference (RFC 3986 §4.1), or with iri != 0 an IRI-reference (RFC 3987 §2.2)
+ * without bidi formatting characters (RFC 3987 §4.1), else 0.  On 1 the spans of
+ * the 8 components are in spans[0..15] as start, end pairs, in the order of the
+ * groups of Grammar.reference in grammar.py:
+ *
+ *     0 scheme, 1 authority, 2 userinfo, 3 host, 4 port, 5 path, 6 query, 7 fragment
+ *
+ * with -1, -1 for a component that is undefined (RFC 3986 §5.3).  The path is
+ * always defined.  On 0 the contents of spans are unspecified.
+ *
+ * Every step looks at each code unit a bounded number of times (linear time), uses
+ * no recursion, allocates nothing and reads only s[0..n-1].
+ */
+#ifndef URIKIT_SPEEDUPS_SCAN_H
+#define URIKIT_SPEEDUPS_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "_speedups_tables.h"
+
+enum {
+    UK_G_SCHEME = 0,
+    UK_G_AUTHORITY = 2,
+    UK_G_USERINFO = 4,
+    UK_G_HOST = 6,
+    UK_G_PORT = 8,
+    UK_G_PATH = 10,
+    UK_G_QUERY = 12,
+    UK_G_FRAGMENT = 14,
+    UK_SPANS = 16
+};
+
+/* The non-ASCII members of a class: none in the URI grammar; in the IRI grammar the
+ * ranges of the generated tables. */
+typedef struct {
+    const uk_range *ranges;
+    size_t count;
+} uk_ext;
+
+static const uk_ext uk_no_ext = {NULL, 0};
+
+static inline int uk_in_ranges(uint32_t c, uk_ext ext)
+{
+    size_t lo = 0, hi = ext.count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c < ext.ranges[mid].lo) {
+            hi = mid;
+        } else if (c > ext.ranges[mid].hi) {
+            lo = mid + 1;
+        } else {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the code point c is an ASCII member of the classes in bits. */
+static inline int uk_ascii_is(uint32_t c, unsigned bits)
+{
+    return c < 0x80 && (uk_ascii_class[c] & bits) != 0;
+}
+
+#define UK_CHAR uint8_t
+#define UK_FN(name) name##_ucs1
+#include "_speedups_scan_kind.h"
+#undef UK_CHAR
+#undef UK_FN
+
+#define UK_CHAR uint16_t
+#define UK_FN(name) name##_ucs2
+#include "_speedups_scan_kind.h"
+#undef UK_CHAR
+#undef UK_FN
+
+#define UK_CHAR uint32_t
+#define UK_FN(name) name##_ucs4
+#include "_speedups_scan_kind.h"
+#undef UK_CHAR
+#undef UK_FN
+
+#endif /* URIKIT_SPEEDUPS_SCAN_H */

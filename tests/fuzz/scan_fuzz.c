@@ -1,0 +1,236 @@
+/* A libFuzzer target for the scanner core of urikit._speedups (_speedups_scan.h).
+ *
+ * The input bytes are scanned as 1-, 2- and 4-byte code units, and also decoded as
+ * UTF-8 (surrogates allowed, a stray byte standing for itself) into code points that
+ * are scanned at every width that holds them.  Each buffer is allocated to its exact
+ * length, so the sanitizers see any read past the end.  For every scan, in both
+ * grammars, the harness checks:
+ *
+ * - the spans are ordered, within the text, and nested as RFC 3986 §4.1 nests the
+ *   components: "scheme:" "//" [ userinfo "@" ] host [ ":" port ] path [ "?" query ]
+ *   [ "#" fragment ], with the delimiters at the places between them;
+ * - the first "?" and "#" of the text are the delimiters of the query and fragment;
+ * - a URI-reference has no code unit above U+007F and is the same IRI-reference;
+ * - the same code points give the same answer at every width.
+ *
+ * Build and run: tools/fuzz.sh SECONDS.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_speedups_scan.h"
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "scan_fuzz: invariant failed at line %d: %s\n", __LINE__,    \
+                    #cond);                                                              \
+            abort();                                                                     \
+        }                                                                                \
+    } while (0)
+
+typedef struct {
+    int found;
+    ptrdiff_t spans[UK_SPANS];
+} scan_result;
+
+static int same(const scan_result *a, const scan_result *b)
+{
+    if (a->found != b->found) {
+        return 0;
+    }
+    return !a->found || memcmp(a->spans, b->spans, sizeof a->spans) == 0;
+}
+
+static int defined(const ptrdiff_t *spans, int group)
+{
+    return spans[group] >= 0;
+}
+
+/* The first index of c in cp[0..n-1], or n. */
+static ptrdiff_t first(const uint32_t *cp, ptrdiff_t n, uint32_t c)
+{
+    ptrdiff_t i = 0;
+    while (i < n && cp[i] != c) {
+        i++;
+    }
+    return i;
+}
+
+/* The invariants of one successful scan; cp holds the code points of the text. */
+static void check_spans(const ptrdiff_t *sp, const uint32_t *cp, ptrdiff_t n)
+{
+    for (int g = 0; g < UK_SPANS; g += 2) {
+        if (sp[g] < 0) {
+            CHECK(sp[g] == -1 && sp[g + 1] == -1);
+        } else {
+            CHECK(sp[g] <= sp[g + 1] && sp[g + 1] <= n);
+        }
+    }
+    ptrdiff_t at = 0; /* where the next component starts */
+    if (defined(sp, UK_G_SCHEME)) {
+        CHECK(sp[UK_G_SCHEME] == 0 && sp[UK_G_SCHEME + 1] > 0 && sp[UK_G_SCHEME + 1] < n);
+        CHECK(cp[sp[UK_G_SCHEME + 1]] == ':');
+        at = sp[UK_G_SCHEME + 1] + 1;
+    }
+    CHECK(defined(sp, UK_G_AUTHORITY) == defined(sp, UK_G_HOST));
+    if (defined(sp, UK_G_AUTHORITY)) {
+        CHECK(sp[UK_G_AUTHORITY] == at + 2 && cp[at] == '/' && cp[at + 1] == '/');
+        at = sp[UK_G_AUTHORITY];
+        if (defined(sp, UK_G_USERINFO)) {
+            CHECK(sp[UK_G_USERINFO] == at && sp[UK_G_USERINFO + 1] < n);
+            CHECK(cp[sp[UK_G_USERINFO + 1]] == '@');
+            at = sp[UK_G_USERINFO + 1] + 1;
+        }
+        CHECK(sp[UK_G_HOST] == at);
+        at = sp[UK_G_HOST + 1];
+        if (defined(sp, UK_G_PORT)) {
+            CHECK(sp[UK_G_PORT] == at + 1 && at < n && cp[at] == ':');
+            at = sp[UK_G_PORT + 1];
+        }
+        CHECK(sp[UK_G_AUTHORITY + 1] == at);
+    } else {
+        CHECK(!defined(sp, UK_G_USERINFO) && !defined(sp, UK_G_PORT));
+    }
+    CHECK(defined(sp, UK_G_PATH) && sp[UK_G_PATH] == at);
+    at = sp[UK_G_PATH + 1];
+    if (defined(sp, UK_G_QUERY)) {
+        CHECK(sp[UK_G_QUERY] == at + 1 && at < n && cp[at] == '?');
+        CHECK(first(cp, n, '?') == at);
+        at = sp[UK_G_QUERY + 1];
+    }
+    if (defined(sp, UK_G_FRAGMENT)) {
+        CHECK(sp[UK_G_FRAGMENT] == at + 1 && at < n && cp[at] == '#');
+        CHECK(first(cp, n, '#') == at);
+        if (!defined(sp, UK_G_QUERY)) {
+            CHECK(first(cp, at, '?') == at);
+        }
+        at = sp[UK_G_FRAGMENT + 1];
+    } else {
+        CHECK(first(cp, n, '#') == n);
+        if (!defined(sp, UK_G_QUERY)) {
+            CHECK(first(cp, n, '?') == n);
+        }
+    }
+    CHECK(at == n);
+}
+
+/* Scan the code points cp[0..n-1] at every width that holds them, in both grammars. */
+static void scan_code_points(const uint32_t *cp, ptrdiff_t n)
+{
+    uint32_t max = 0;
+    for (ptrdiff_t i = 0; i < n; i++) {
+        max = cp[i] > max ? cp[i] : max;
+    }
+    /* Exactly n units: for n == 0 the scanner must not read at all. */
+    int fits2 = max <= 0xFFFF, fits1 = max <= 0xFF;
+    uint32_t *u4 = malloc((size_t)n * sizeof *u4);
+    uint16_t *u2 = fits2 ? malloc((size_t)n * sizeof *u2) : NULL;
+    uint8_t *u1 = fits1 ? malloc((size_t)n) : NULL;
+    CHECK(n == 0 || (u4 != NULL && (!fits2 || u2 != NULL) && (!fits1 || u1 != NULL)));
+    for (ptrdiff_t i = 0; i < n; i++) {
+        u4[i] = cp[i];
+        if (u2 != NULL) {
+            u2[i] = (uint16_t)cp[i];
+        }
+        if (u1 != NULL) {
+            u1[i] = (uint8_t)cp[i];
+        }
+    }
+    scan_result by_grammar[2];
+    for (int iri = 0; iri <= 1; iri++) {
+        scan_result r4, r2, r1;
+        r4.found = uk_scan_ucs4(u4, n, iri, r4.spans);
+        if (r4.found) {
+            check_spans(r4.spans, cp, n);
+        }
+        if (fits2) {
+            r2.found = uk_scan_ucs2(u2, n, iri, r2.spans);
+            CHECK(same(&r4, &r2));
+        }
+        if (fits1) {
+            r1.found = uk_scan_ucs1(u1, n, iri, r1.spans);
+            CHECK(same(&r4, &r1));
+        }
+        by_grammar[iri] = r4;
+    }
+    /* The URI grammar is the IRI grammar restricted to ASCII (RFC 3987 §2.2). */
+    if (by_grammar[0].found) {
+        CHECK(max < 0x80);
+        CHECK(same(&by_grammar[0], &by_grammar[1]));
+    }
+    free(u1);
+    free(u2);
+    free(u4);
+}
+
+/* UTF-8 to code points, surrogates included; a byte that starts no sequence stands for
+ * itself.  Returns the number of code points written to out (at most size). */
+static ptrdiff_t decode(const uint8_t *data, size_t size, uint32_t *out)
+{
+    ptrdiff_t n = 0;
+    size_t i = 0;
+    while (i < size) {
+        uint8_t b = data[i];
+        size_t len = b >= 0xF5 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 1;
+        uint32_t c = len == 4 ? b & 0x07u : len == 3 ? b & 0x0Fu : len == 2 ? b & 0x1Fu : b;
+        if (len > 1 && i + len <= size) {
+            for (size_t k = 1; k < len; k++) {
+                if ((data[i + k] & 0xC0) != 0x80) {
+                    len = 1;
+                    break;
+                }
+                c = (c << 6) | (data[i + k] & 0x3Fu);
+            }
+        } else {
+            len = 1;
+        }
+        out[n++] = len == 1 ? b : c;
+        i += len;
+    }
+    return n;
+}
+
+/* Raw code units of width w (native byte order), scanned where they are, exactly sized. */
+static void scan_raw(const uint8_t *data, size_t size, size_t w)
+{
+    ptrdiff_t n = (ptrdiff_t)(size / w);
+    void *units = malloc((size_t)n * w);
+    uint32_t *cp = malloc((size_t)n * sizeof *cp);
+    CHECK(n == 0 || (units != NULL && cp != NULL));
+    if (n > 0) {
+        memcpy(units, data, (size_t)n * w);
+    }
+    for (ptrdiff_t i = 0; i < n; i++) {
+        cp[i] = w == 1 ? ((uint8_t *)units)[i] : w == 2 ? ((uint16_t *)units)[i]
+                                                        : ((uint32_t *)units)[i];
+    }
+    for (int iri = 0; iri <= 1; iri++) {
+        scan_result r;
+        r.found = w == 1   ? uk_scan_ucs1(units, n, iri, r.spans)
+                  : w == 2 ? uk_scan_ucs2(units, n, iri, r.spans)
+                           : uk_scan_ucs4(units, n, iri, r.spans);
+        if (r.found) {
+            check_spans(r.spans, cp, n);
+        }
+    }
+    free(cp);
+    free(units);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    scan_raw(data, size, 1);
+    scan_raw(data, size, 2);
+    scan_raw(data, size, 4);
+    uint32_t *cp = malloc(size * sizeof *cp + 1);
+    CHECK(cp != NULL);
+    ptrdiff_t n = decode(data, size, cp);
+    scan_code_points(cp, n);
+    free(cp);
+    return 0;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Build urikit._speedups with AddressSanitizer and UndefinedBehaviorSanitizer into a
+# temporary copy of the package, then run tests/test_speedups.py against that build.
+# Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
+#
+# Usage: tools/sanitize.sh [pytest arguments...]
+# Environment: PYTHON (default python3; needs pytest and hypothesis, and its headers),
+#              CC (default clang if installed, else gcc).
+# Installs nothing.  Needs, on Debian: gcc (its libasan and libubsan come with it), or
+# clang plus libclang-rt-14-dev (the compiler-rt of that clang version).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [[ -z "${CC:-}" ]]; then
+    if command -v clang >/dev/null; then CC=clang; else CC=gcc; fi
+fi
+
+run() {
+    printf '+ %s\n' "$*"
+    "$@"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC
+       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+if "$CC" --version | grep -q clang; then
+    # The shared ASan runtime, so the extension can be loaded into a plain python.
+    flags+=(-shared-libasan)
+    runtime=$("$CC" -print-file-name="libclang_rt.asan-$(uname -m).so")
+else
+    runtime=$("$CC" -print-file-name=libasan.so)
+fi
+if [[ ! -e "$runtime" ]]; then
+    echo "sanitize.sh: no ASan runtime for $CC (looked for $runtime)" >&2
+    exit 2
+fi
+
+# A copy of the pure-Python package without any compiled extension, plus the sanitized one.
+run cp -r src/urikit "$tmp/urikit"
+run rm -f "$tmp"/urikit/_speedups*.so "$tmp"/urikit/_speedups*.pyd
+run "$CC" "${flags[@]}" -I"$include" src/urikit/_speedups.c -o "$tmp/urikit/_speedups$suffix"
+
+export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
+export LD_PRELOAD="$runtime"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export PYTHONMALLOC=malloc
+export URIKIT_REQUIRE_EXTENSION=1
+echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
+     "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1"
+run "$PYTHON" -c "
+import sys, urikit._speedups as s
+if not s.__file__.startswith(sys.argv[1]):
+    sys.exit(f'sanitize.sh: imported {s.__file__}, not the sanitized build')
+print('sanitized build:', s.__file__)
+" "$tmp"
+# --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
+run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys tests/test_speedups.py "$@"
+echo "sanitize.sh: no sanitizer reports"
