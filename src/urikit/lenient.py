@@ -233,14 +233,18 @@ def _encode_forbidden(
             )
             out.append("%5B" if ch == "[" else "%5D")
         elif delimited and ch.isspace():
+            j = i
+            while j < n and body[j].isspace():
+                j += 1
             reports.append(
                 _report(
                     "embedded-whitespace",
-                    "white space inside delimiters removed (Appendix C)",
+                    _run("white space inside delimiters removed (Appendix C)", j - i + 1),
                     where,
-                    where + 1,
+                    offset + j,
                 )
             )
+            i = j
         elif 0xD800 <= ord(ch) <= 0xDFFF:
             raise URIError(
                 "a lone surrogate cannot be encoded as UTF-8",

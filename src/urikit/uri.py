@@ -47,8 +47,8 @@ from . import bidi as _bidi
 from . import normalize as _normalization
 from . import query as _query
 from . import resolve as _resolution
-from .diagnose import locate
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
+from .diagnose import locate
 from .errors import URIError
 from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .percent import percent_decode
@@ -732,7 +732,7 @@ class _Reference:
             raise ValueError(
                 f"unknown resolution spec {spec!r}; expected 'rfc3986', 'rfc2396' or 'rfc1630'"
             )
-        return cls._parse(text)
+        return self if text == self._m.string else cls._parse(text)
 
     def relativize(self, target: URI | IRI | str) -> Self:
         """The shortest reference that resolves against this base to ``target`` (§5.2, §4.2).
@@ -893,17 +893,17 @@ class _Reference:
         codec: Codec = "form",
     ) -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
-        query = _query.with_query_params(pairs, codec=codec, iri=self._grammar.iri)
+        query = _query.with_query_params(pairs, codec=codec)
         return self._with_query(query)
 
     def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
-        query = _query.add_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
+        query = _query.add_query_param(self.query, name, value, codec=codec)
         return self._with_query(query)
 
     def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
-        query = _query.set_query_param(self.query, name, value, codec=codec, iri=self._grammar.iri)
+        query = _query.set_query_param(self.query, name, value, codec=codec)
         return self._with_query(query)
 
     def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:

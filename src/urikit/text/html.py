@@ -36,8 +36,8 @@ from typing import Final, NamedTuple
 
 from ..errors import URIError
 from ..report import Report, Severity
-from ..uri import resolve
-from ..uri import IRI, URI
+from ..uri import IRI, URI, resolve
+
 _Reference = (URI, IRI)
 
 __all__ = ["URL_ATTRIBUTES", "Link", "links"]
