@@ -40,8 +40,8 @@ import pytest
 
 from urikit import URI
 from urikit import cli as cli_package
-from urikit.report import printable
 from urikit.cli import build_parser
+from urikit.report import printable
 
 BASE = "http://a/b/c/d;p?q"  # RFC 3986 §5.4
 

@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from . import audit, core, data, extract, iri, normalize, paths, query, redirect, resolve
 from ._output import EXIT_FAILED, EXIT_OUTPUT, EXIT_PIPE, EXIT_USAGE, OutputError
@@ -46,10 +47,21 @@ EPILOG = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose ``--help`` and ``--version`` report a failed write (``argparse``
+    ignores it), so that it gets the exit status of an output error."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            stream = file or sys.stderr
+            if stream is not None:
+                stream.write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="urikit",
         description="Parse, validate, resolve, normalize and audit URI references "
         "(RFC 3986) and IRIs (RFC 3987). With no URI arguments, every subcommand reads "
@@ -85,18 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, --version or a usage error
-        code = EXIT_USAGE if isinstance(exc.code, str) else exc.code or 0
         try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version or a usage error
             if sys.stdout is not None:
                 sys.stdout.flush()
-        except BrokenPipeError:
-            _discard_output()
-            return EXIT_PIPE
-        except OSError as error:
-            return _output_failed(error)
-        return code
+            return EXIT_USAGE if isinstance(exc.code, str) else exc.code or 0
+    except BrokenPipeError:
+        _discard_output()
+        return EXIT_PIPE
+    except OSError as error:  # writing --help or --version
+        return _output_failed(error)
     try:
         status: int = args.run(args)
     except BrokenPipeError:
