@@ -356,3 +356,39 @@ def test_the_command_imports_only_the_public_api() -> None:
         for module in re.findall(r"^from \.\.(\w*) import", text, re.M):
             name = "urikit" + ("." + module if module else "")
             assert name in allowed or (path.name == "_gaps.py" and name in gaps), (path, name)
+
+
+# --- the examples of docs/cli.md run -----------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+
+
+def _doc_examples() -> list[tuple[str, list[str]]]:
+    found: list[tuple[str, list[str]]] = []
+    blocks = re.findall(r"^```console\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.M | re.S)
+    for block in blocks:
+        for line in block.rstrip("\n").split("\n"):
+            if line.startswith("$ "):
+                found.append((line[2:], []))
+            else:
+                found[-1][1].append(line)
+    return found
+
+
+DOC_EXAMPLES = _doc_examples()
+
+
+@pytest.mark.parametrize(("command", "output"), DOC_EXAMPLES, ids=[e[0] for e in DOC_EXAMPLES])
+def test_docs_example_runs(command: str, output: list[str]) -> None:
+    env = dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"], NO_COLOR="1")
+    env["PYTHONIOENCODING"] = "utf-8"
+    result = subprocess.run(
+        ["bash", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, env=env,
+        timeout=60,
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr
+    got = result.stdout.decode("utf-8").removesuffix("\n").split("\n")
+    if output and output[-1] == "...":
+        assert got[: len(output) - 1] == output[:-1]
+    else:
+        assert got == output
