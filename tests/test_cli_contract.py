@@ -2,20 +2,21 @@
 
 The rule: the command-line tool never loses a line.  Every input line gives
 exactly one output record (a result or an error), in input order, and the exit
-status is 1 when any record failed, 0 when all succeeded.
+status is 1 when any record failed, 0 when all succeeded (3 when the output
+cannot be written, 141 when its reader closes the pipe).
 
 What counts as a line and a record:
 
 * an input line ends at "\\n"; one "\\r" before it (or before the end of input)
-  is part of the line end; the last line needs no "\\n"; bytes that are not
-  UTF-8 are kept as surrogate escapes (PEP 383), so ``b"\\xff"`` reads as
-  ``"\\udcff"``;
+  is part of the line end; the last line needs no "\\n"; a line that is not
+  UTF-8 is an error record naming its first invalid octet by value and byte
+  position, its input shown with U+FFFD for each invalid octet;
 * with ``--json`` a record is one line of JSON (JSON Lines, split at "\\n" only:
   JSON escapes "\\n" inside strings, and U+2028 is an ordinary character there);
 * in human output a record begins with a line that does not begin with a space
   (an empty line is the record of an empty result) and goes on over the lines
-  that do; errors read ``error: INPUT`` with the input's non-printable
-  characters escaped, then the indented message and caret.
+  that do; an error record is one line, ``error: INPUT<TAB>POSITION<TAB>RULE<TAB>
+  REASON``, with the input's invisible characters written as ``<U+XXXX>``.
 
 The subcommands are discovered from :func:`urikit.cli.build_parser`, so a new
 one that reads URIs from standard input must be given a variant here.
@@ -40,6 +41,7 @@ import pytest
 from urikit import URI
 from urikit import cli as cli_package
 from urikit.cli import build_parser
+from urikit.report import printable
 
 BASE = "http://a/b/c/d;p?q"  # RFC 3986 §5.4
 
@@ -90,10 +92,12 @@ VARIANTS: list[tuple[list[str], list[str], str | None]] = [
     (["from-path", "--flavor", "windows"], ["C:\\Windows", "\\\\srv\\share\\x"], "uri"),
     (["to-path", "--flavor", "posix"], ["file:///etc/hosts", "file:///a%0Ab"], "path"),
     (["to-path", "--flavor", "windows"], ["file:///C:/Windows", "file://srv/share/x"], "path"),
+    (["compare"], ["http://a/\thttp://a/", "\t", "HTTP://a:80\thttp://a/"], "rung"),
+    (["redirect-check", "--allow", "example.com"], ["/account", "", "https://example.com/"], None),
 ]
 
 #: Subcommands that do not read one URI per line, each with its own test below.
-OTHER_COMMANDS = {"compare", "extract", "links"}
+OTHER_COMMANDS = {"extract", "links", "query", "data"}
 
 
 def urikit(
@@ -120,12 +124,12 @@ def input_lines(data: bytes) -> list[str]:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
-    return [line.removesuffix(b"\r").decode("utf-8", "surrogateescape") for line in lines]
+    return [line.removesuffix(b"\r").decode("utf-8", "replace") for line in lines]
 
 
 def escaped(text: str) -> str:
-    """``text`` with each non-printable character as a Python escape."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    """``text`` as a record shows it: invisible characters as ``<U+XXXX>``."""
+    return printable(text)
 
 
 def json_records(stdout: bytes) -> list[dict[str, Any]]:
@@ -214,14 +218,17 @@ def test_one_json_record_per_line(argv: list[str], valid: list[str], field: str 
     for line, record in zip(expected, records, strict=True):
         assert record["input"] == line  # in order, echoed exactly
         assert isinstance(record["ok"], bool)
-        if argv[0] == "audit":  # findings, not errors, decide (see --fail-on)
+        if "error" in record:
+            assert record["ok"] is False
+            assert set(record["error"]) == {"position", "rule", "reason", "message"}
+        elif argv[0] in ("audit", "redirect-check"):  # findings, not errors, decide
             assert record["ok"] == (record["findings"] == [])
-        elif record["ok"]:
-            assert "error" not in record
+        elif argv[0] == "compare":  # different pairs fail
+            assert record["ok"] == (record["rung"] is not None)
+        else:
+            assert record["ok"]
             if field is not None:
                 assert isinstance(record[field], str)
-        else:
-            assert set(record["error"]) == {"position", "rule", "reason", "message"}
     failed = [record for record in records if not record["ok"]]
     assert failed  # the mix has inputs that every command refuses
     assert result.returncode == 1
@@ -255,30 +262,41 @@ def test_one_human_record_per_line(argv: list[str], valid: list[str], field: str
     for record, data in zip(records, expected, strict=True):
         first, rest = record[0], record[1:]
         assert all(line.startswith("  ") for line in rest)
-        if argv[0] == "audit":
+        if "error" in data:
+            # one line: the input, the position, the rule and the reason
+            assert rest == []
+            shown, position, rule, reason = first.split("\t")
+            assert shown == "error: " + escaped(data["input"])
+            error = data["error"]
+            assert position == ("-" if error["position"] is None else str(error["position"]))
+            assert rule == (error["rule"] or "-") and reason == escaped(error["reason"])
+        elif argv[0] == "audit":
             # the input made visible (never starting with white space), then the findings
             assert first == first.lstrip() and first == first.rstrip()
             assert len(rest) == max(1, len(data["findings"]))
-        elif not data["ok"]:
-            assert first == "error: " + escaped(data["input"])
-            assert rest  # the message and the caret
+        elif argv[0] == "redirect-check":
+            assert first.startswith(
+                ("safe: " if data["ok"] else "unsafe: ") + escaped(data["input"])
+            )
+        elif argv[0] == "compare":
+            assert record == [data["rung"] or "different"]
         elif argv[0] == "parse":
-            assert first == data["input"]
+            assert first == escaped(data["input"])
             assert [line.split()[0] for line in rest[:8]] == [
                 "scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment"
             ]  # fmt: skip
         elif argv[0] == "validate":
-            assert record == ["valid: " + data["input"]]
+            assert record == ["valid: " + escaped(data["input"])]
         else:
             assert field is not None
-            # one line: the result, as --json gives it (a path's controls escaped)
-            value = data[field]
-            assert record == [escaped(value) if argv[0] == "to-path" else value]
+            # one line: the result, as --json gives it (a path quoted when it must be)
+            value = data["quoted"] if argv[0] == "to-path" else data[field]
+            assert record == [value]
 
 
 def test_to_path_keeps_a_decoded_newline_in_its_record() -> None:
     result = urikit(["to-path", "--flavor", "posix"], b"file:///a%0Ab\nfile:///c\n")
-    assert result.stdout == b"/a\\nb\n/c\n"
+    assert result.stdout == b"$'/a\\nb'\n/c\n"
     (record,) = json_records(
         urikit(["to-path", "--flavor", "posix", "--json"], b"file:///a%0Ab").stdout
     )
@@ -309,7 +327,9 @@ def test_json_is_valid_in_any_output_encoding(encoding: str) -> None:
 def test_json_of_an_undecodable_byte_is_utf8() -> None:
     result = urikit(["validate", "--json"], b"\xff\xfe\n")
     assert result.stdout.decode("utf-8").count("\n") == 1
-    assert json_records(result.stdout)[0]["input"] == "\udcff\udcfe"
+    (record,) = json_records(result.stdout)
+    assert record["input"] == "\ufffd\ufffd" and record["ok"] is False
+    assert record["error"]["reason"] == "invalid UTF-8 octet 0xFF at byte 0"
 
 
 # --- normalize --unique: the one documented filter --------------------------------------------
@@ -327,7 +347,7 @@ def test_normalize_unique_drops_only_equivalent_duplicates() -> None:
     assert result.returncode == 1
 
 
-# --- compare: two arguments, one record ------------------------------------------------------
+# --- compare: a pair, one record --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -342,12 +362,21 @@ def test_compare_one_record(a: str, b: str, status: int, rung: str | None) -> No
     result = urikit(["compare", "--json", a, b])
     (record,) = json_records(result.stdout)
     assert result.returncode == status
-    if "error" in record:
-        assert record["input"] == a and record["ok"] is False
-    else:
+    assert record["input"] == f"{a}\t{b}" and record["ok"] is (status == 0)
+    if "error" not in record:
         assert record["rung"] == rung and record["equivalent"] is (rung is not None)
     human = human_records(urikit(["compare", a, b]).stdout)
     assert len(human) == 1
+    from_stdin = urikit(["compare", "--json"], f"{a}\t{b}\n".encode())
+    assert from_stdin.stdout == result.stdout and from_stdin.returncode == status
+
+
+def test_compare_error_positions_index_the_line() -> None:
+    (record,) = json_records(urikit(["compare", "--json"], b"http://a/\thttp://a b/").stdout)
+    assert record["error"]["position"] == len("http://a/\thttp://a")
+    (record,) = json_records(urikit(["compare", "--json"], b"http://a/").stdout)
+    assert record["ok"] is False and record["error"]["position"] == len("http://a/")
+    assert urikit(["compare", "a"]).returncode == 2
 
 
 # --- extract: text in, one record per URI found ------------------------------------------------
@@ -362,7 +391,11 @@ TEXT = (
 def test_extract_records_point_into_the_text() -> None:
     document = TEXT.decode("utf-8", "replace")
     result = urikit(["extract", "--json"], TEXT)
-    assert result.returncode == 0 and result.stderr == b""
+    # the invalid octet touches no URI: it is reported once, and the run fails
+    assert result.returncode == 1
+    assert (
+        result.stderr == b"urikit extract: -: invalid UTF-8 octet 0xFF at byte 52; see --encoding\n"
+    )
     records = json_records(result.stdout)
     assert [r["uri"] for r in records] == [
         "http://a.example/x",
@@ -382,6 +415,19 @@ def test_extract_records_point_into_the_text() -> None:
     assert human.stdout.decode().split("\n")[:-1] == [r["uri"] for r in records]
 
 
+def test_extract_does_not_cut_a_uri_at_an_invalid_octet() -> None:
+    latin1 = b"see http://a/caf\xe9 now"
+    result = urikit(["extract", "--json"], latin1)
+    assert result.returncode == 1 and b"0xE9 at byte 16" in result.stderr
+    (record,) = json_records(result.stdout)
+    assert record["ok"] is False and record["error"]["rule"] == "UTF8-char"
+    assert record["error"]["reason"] == "invalid UTF-8 octet 0xE9 at byte 16"
+    assert urikit(["extract"], latin1).stdout.startswith(b"error: http://a/caf\xef\xbf\xbd\t")
+    decoded = urikit(["extract", "--encoding", "latin-1"], latin1)
+    assert (decoded.returncode, decoded.stdout, decoded.stderr) == (0, b"http://a/caf%C3%A9\n", b"")
+    assert urikit(["extract", "--encoding", "no-such-codec"], latin1).returncode == 2
+
+
 def test_extract_reports_an_unreadable_file_and_goes_on(tmp_path: Path) -> None:
     first, second = tmp_path / "one.txt", tmp_path / "two.txt"
     first.write_bytes(b"http://one.example/\n")
@@ -391,6 +437,10 @@ def test_extract_reports_an_unreadable_file_and_goes_on(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert [(r["file"], r["uri"]) for r in json_records(result.stdout)] == [
         (str(first), "http://one.example/"), (str(second), "http://two.example/")
+    ]  # fmt: skip
+    human = urikit(["extract", str(first), str(second)])
+    assert human.stdout.decode().splitlines() == [
+        f"{first}\thttp://one.example/", f"{second}\thttp://two.example/"
     ]  # fmt: skip
     assert missing in result.stderr.decode() and b"Traceback" not in result.stderr
     empty = urikit(["extract", "--json"], b"")
@@ -407,7 +457,9 @@ HTML = (
 
 def test_links_one_record_per_link() -> None:
     result = urikit(["links", "--json", "--base", "http://h/d/"], HTML)
-    assert result.stderr == b""
+    assert (
+        result.stderr == b"urikit links: -: invalid UTF-8 octet 0xFF at byte 69; see --encoding\n"
+    )
     records = json_records(result.stdout)
     assert [r["raw"] for r in records] == [
         "x",
@@ -422,7 +474,10 @@ def test_links_one_record_per_link() -> None:
     assert places == sorted(places)
     for record in records:
         assert record["ok"] == (record["uri"] is not None) == ("error" not in record)
-    assert [r["ok"] for r in records].count(False) == 2
+        assert record["file"] == "-"
+    # the invalid octet is an error, not a link to "%EF%BF%BD"
+    assert [r["raw"] for r in records if not r["ok"]] == ["http://[::1/x", "\ufffd", "http://["]
+    assert records[3]["error"]["reason"] == "invalid UTF-8 octet 0xFF at byte 69"
     assert result.returncode == 1
     human = urikit(["links", "--base", "http://h/d/"], HTML)
     assert human.returncode == 1
@@ -432,9 +487,23 @@ def test_links_one_record_per_link() -> None:
         if record["ok"]:
             assert lines == [record["uri"]]
         else:
-            assert lines[0] == "error: " + escaped(record["raw"]) and len(lines) > 1
+            assert lines[0].startswith("error: " + escaped(record["raw"]) + "\t")
+            assert len(lines) == 1
     good = urikit(["links", "--base", "http://h/d/"], b'<a href="x"><img src="/y">')
     assert (good.returncode, good.stdout) == (0, b"http://h/d/x\nhttp://h/y\n")
+
+
+def test_links_of_several_files(tmp_path: Path) -> None:
+    first, second = tmp_path / "one.html", tmp_path / "two.html"
+    first.write_bytes(b'<a href="x">')
+    second.write_bytes(b'<base href="/t/"><a href="y">')
+    result = urikit(["links", "--base", "http://h/d/", str(first), str(second)])
+    assert result.returncode == 0
+    assert result.stdout.decode().splitlines() == [
+        f"{first}\thttp://h/d/x", f"{second}\thttp://h/t/", f"{second}\thttp://h/t/y"
+    ]  # fmt: skip
+    records = json_records(urikit(["links", "--json", "--base", "http://h/", str(second)]).stdout)
+    assert {r["file"] for r in records} == {str(second)}
 
 
 # --- --help is complete ------------------------------------------------------------------------
@@ -463,11 +532,10 @@ def test_subcommand_help_mentions_every_option(name: str) -> None:
         for choice in action.choices or ():
             assert str(choice) in text, (action.dest, choice)
         assert action.help, action.dest
-    if name != "compare":
-        assert "stdin" in text or "standard input" in text
+    assert "stdin" in text or "standard input" in text
 
 
-# --- a closed pipe is not an error to report --------------------------------------------------
+# --- a closed pipe is not an error to report, and not a failed input --------------------------
 
 
 @pytest.mark.parametrize(
@@ -501,4 +569,4 @@ def test_broken_pipe_is_quiet(tmp_path: Path, argv: list[str], line: bytes) -> N
         process.stderr.close()
         status = process.wait(timeout=60)
     assert error == b"", error.decode(errors="replace")
-    assert status in (0, 1)
+    assert status == 141

@@ -101,8 +101,8 @@ def test_parse_error_record_and_status(capsys: pytest.CaptureFixture[str]) -> No
     assert status == 1
     recs = records(out)
     assert len(recs) == 3
-    assert recs[1].startswith("error: http://a b/")
-    assert "^" in recs[1] and "position 8" in recs[1]
+    # one line: the input, the position, the rule, the reason
+    assert recs[1].split("\t")[:3] == ["error: http://a b/", "8", "host"]
     status, out = run(capsys, "parse", "--json", "http://a b/")
     assert status == 1
     record = json.loads(out)
@@ -119,10 +119,7 @@ def test_validate_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 1
     recs = records(out)
     assert recs[0] == f"valid: {EXAMPLE}"
-    assert recs[1].startswith("error: 1a:b") and "segment-nz-nc" in recs[1]
-    caret_line = recs[1].splitlines()[-1]
-    text_line = recs[1].splitlines()[-2]
-    assert caret_line.index("^") == text_line.index("1a:b") + 2
+    assert recs[1].split("\t")[:3] == ["error: 1a:b", "2", "segment-nz-nc"]
 
 
 @pytest.mark.parametrize(
@@ -146,10 +143,14 @@ def test_validate_rule(capsys: pytest.CaptureFixture[str], rule: str, good: str,
 
 
 def test_unknown_rule_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        main(["validate", "--rule", "nonsense", "x"])
-    assert info.value.code == 2
-    capsys.readouterr()
+    assert main(["validate", "--rule", "nonsense", "x"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_rule_names_are_case_insensitive(capsys: pytest.CaptureFixture[str]) -> None:
+    """ABNF rule names are case-insensitive (RFC 5234 §2.1)."""
+    status, out = run(capsys, "validate", "--rule", "ipv6ADDRESS", "--json", "::1")
+    assert status == 0 and json.loads(out)["rule"] == "IPv6address"
 
 
 # --- standard input: one record per line ---------------------------------------------------
@@ -180,7 +181,7 @@ def test_stdin_human_records(
     recs = records(out)
     assert len(recs) == len(LINES)
     assert recs[1] == "valid: "
-    assert recs[5].startswith("error: a\\rb")  # the control is escaped, not written
+    assert recs[5].startswith("error: a<U+000D>b\t")  # the control is shown, not written
     assert recs[-1] == "valid: last"
 
 

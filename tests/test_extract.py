@@ -573,5 +573,5 @@ def test_cli_extract_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     document.write_text("http://x.org/", encoding="utf-8")
     assert main(["extract", str(tmp_path / "missing.txt"), str(document)]) == 1
     captured = capsys.readouterr()
-    assert captured.out == "http://x.org/\n"
+    assert captured.out == f"{document}\thttp://x.org/\n"  # several FILEs: each line names its file
     assert "missing.txt" in captured.err

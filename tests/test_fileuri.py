@@ -264,11 +264,13 @@ def test_cli_one_record_per_input_and_exit_status(capsys: pytest.CaptureFixture[
     status = main(["to-path", "--json", "--flavor", "windows", "file://srv/s/x", "http://h/"])
     assert status == 1
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert records[0] == {"input": "file://srv/s/x", "ok": True, "path": "\\\\srv\\s\\x"}
+    assert records[0] == {
+        "input": "file://srv/s/x", "ok": True, "path": "\\\\srv\\s\\x", "quoted": "\\\\srv\\s\\x"
+    }  # fmt: skip
     assert records[1]["ok"] is False
     assert records[1]["error"]["rule"] == "file-URI"
     status = main(["from-path", "--flavor", "posix", "relative", "/ok"])
     assert status == 1
     out = capsys.readouterr().out
-    assert out.startswith("error: relative\n")
+    assert out.startswith("error: relative\t0\tfile-URI\t")
     assert out.endswith("file:///ok\n")

@@ -415,7 +415,7 @@ def test_command_resolve_streams_stdin(
     monkeypatch.setattr(sys, "stdin", io.StringIO("g\ng h\n/g\n"))
     assert main(["resolve", BASE]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("http://a/b/c/g\nerror: g h\n")
+    assert out.startswith("http://a/b/c/g\nerror: g h\t")
     assert out.endswith("http://a/g\n")
 
 

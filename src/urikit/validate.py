@@ -1,4 +1,8 @@
-"""Validation against any named rule of the grammar (RFC 3986 Appendix A, RFC 3987 §2.2)."""
+"""Validation against any named rule of the grammar (RFC 3986 Appendix A, RFC 3987 §2.2).
+
+A public module: :func:`is_valid` answers yes or no (and is ``urikit.is_valid``),
+:func:`check` says where and why, and :data:`RULE_NAMES` lists the rules.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,9 @@ from .grammar import RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
-#: The rule names :func:`is_valid` answers for.
-RULE_NAMES = frozenset(RULES)
+#: The rule names :func:`is_valid` and :func:`check` answer for, sorted: RFC 3986
+#: Appendix A, RFC 6874 and RFC 3987 §2.2.
+RULE_NAMES: tuple[str, ...] = tuple(sorted(RULES))
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:

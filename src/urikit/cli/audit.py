@@ -9,15 +9,33 @@ visible; the findings follow, one per line.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Final
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
 
-from ..errors import URIError
-from ..report import Report, Severity, printable
-from ..security import audit
-from ..uri import URI
-from . import _stream
+from .. import URI, URIError, audit
+from ..report import Severity, printable
+from . import _input, _output
+from ._choices import case_insensitive
+from ._help import Formatter, examples
 
-ORDER = 40
+
+class Finding(Protocol):
+    """What the command reads of a finding of :func:`urikit.audit`."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def severity(self) -> Any: ...
+    @property
+    def span(self) -> tuple[int, int]: ...
+    @property
+    def component(self) -> str | None: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
 
 #: SGR parameters per component; the userinfo is reverse-coloured to stand out.
 STYLES: Final = {
@@ -93,9 +111,11 @@ class _Shown:
 _SEPARATORS: Final = {0x2028: "<U+2028>", 0x2029: "<U+2029>"}
 
 
-def render(text: str, findings: list[Report], *, color: bool) -> str:
+def render(
+    text: str, findings: Sequence[Finding], *, color: bool, show_password: bool = False
+) -> str:
     """The input for display: coloured by component, passwords masked, invisibles shown."""
-    masked = sorted(f.span for f in findings if f.code == "password")
+    masked = [] if show_password else sorted(f.span for f in findings if f.code == "password")
     shown = _Shown(text)
     out: list[str] = []
     for start, end, name in _pieces(text):
@@ -111,52 +131,52 @@ def render(text: str, findings: list[Report], *, color: bool) -> str:
     return "".join(out)
 
 
-def _masked_text(text: str, findings: list[Report]) -> str:
-    out, at = [], 0
-    for start, end in sorted(f.span for f in findings if f.code == "password"):
-        out.append(text[at:start] + _MASK)
-        at = end
-    out.append(text[at:])
-    return "".join(out)
+def _failing(findings: Sequence[Finding], fail_on: str) -> bool:
+    if fail_on == "never":
+        return False
+    threshold = Severity(fail_on).rank
+    return any(Severity(str(f.severity.value)).rank >= threshold for f in findings)
 
 
-def _failing(findings: list[Report], fail_on: str) -> bool:
-    return fail_on != "never" and any(f.severity >= Severity(fail_on) for f in findings)
-
-
-def _human(text: str, fail_on: str, color: bool) -> tuple[bool, str]:
-    findings = audit(text)
-    lines = [render(text, findings, color=color)]
+def _human(text: str, fail_on: str, color: bool, show_password: bool) -> tuple[bool, str]:
+    findings: Sequence[Finding] = audit(text)
+    lines = [render(text, findings, color=color, show_password=show_password)]
     if not findings:
         lines.append("  " + paint("no findings", "2", color))
     for f in findings:
-        severity = paint(f"{f.severity.value:<6}", SEVERITY_STYLES[f.severity.value], color)
+        name = str(f.severity.value)
+        severity = paint(f"{name:<6}", SEVERITY_STYLES[name], color)
         where = f"{f.component or 'input'} {f.span[0]}-{f.span[1]}"
         lines.append(f"  {severity} {f.code}  ({where})  {printable(f.message)}")
     return not _failing(findings, fail_on), "\n".join(lines)
 
 
 def _json(text: str, fail_on: str) -> tuple[bool, dict[str, Any]]:
-    findings = audit(text)
+    findings: Sequence[Finding] = audit(text)
     ok = not _failing(findings, fail_on)
-    return ok, {
-        "input": _masked_text(text, findings),
-        "ok": ok,
-        "findings": [f.to_dict() for f in findings],
-    }
+    return ok, {"findings": [f.to_dict() for f in findings]}
+
+
+def use_color() -> bool:
+    """Colour only for a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    stream = sys.stdout
+    return not os.environ.get("NO_COLOR") and stream is not None and stream.isatty()
 
 
 def _run(args: argparse.Namespace) -> int:
-    items = _stream.inputs(args.uri)
-    if args.json:
-        return _stream.run_json(items, lambda text: _json(text, args.fail_on))
-    color = _stream.use_color()
-    return _stream.run(items, lambda text: _human(text, args.fail_on, color))
+    records = _output.Records(args, "audit")
+    color = use_color()
+    return records.run(
+        _input.inputs(args.uri),
+        lambda text: _human(text, args.fail_on, color, args.show_password),
+        lambda text: _json(text, args.fail_on),
+    )
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "audit",
+        formatter_class=Formatter,
         help="report what in URIs deserves caution (RFC 3986 §7)",
         description="Audit each input for the security considerations of RFC 3986 §7: "
         "misleading userinfo, passwords, rare IPv4 formats, internal addresses, unusual "
@@ -166,12 +186,18 @@ def register(subparsers: Any) -> None:
         "The URI is shown with its components coloured (on a terminal, unless NO_COLOR is "
         "set), passwords masked, then one finding per line. Exits 1 when any finding is at "
         "or above --fail-on.",
+        epilog=examples(
+            "$ urikit audit --fail-on high 'http://www.example.com&story=breaking_news@10.0.0.1/'\n"
+            "http://www.example.com&story=breaking_news@10.0.0.1/\n"
+            "..."
+        ),
     )
-    _stream.add_inputs(parser, "URIs")
-    _stream.add_json(parser)
+    parser.add_argument("uri", nargs="*", help="URIs (default: one per line on stdin)")
+    _output.add_options(parser)
     parser.add_argument(
         "--fail-on",
         default="info",
+        type=case_insensitive(_FAIL_CHOICES),
         choices=_FAIL_CHOICES,
         metavar="SEVERITY",
         help="exit 1 when a finding is at or above SEVERITY: info (the default: any "

@@ -1,136 +1,204 @@
-"""``urikit extract`` (URIs in running text) and ``urikit links`` (links of HTML)."""
+"""``urikit extract`` (URIs in running text) and ``urikit links`` (links of HTML).
+
+A document is read whole, as octets, and decoded with ``--encoding`` (UTF-8 by
+default).  Octets that are not text are reported once per file on standard
+error, and a URI that contains them, or ends right before them, is an error
+record rather than a URI silently cut short.  With more than one FILE, each
+text record begins with the file's name and a tab; a JSON record always has
+``file``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import URIError
-from ..report import Report
-from ..text.extract import extract
-from ..text.html import Link, links
-from . import _stream
-
-ORDER = 60
+from .. import URI, URIError, extract, links
+from . import _document, _input, _output
+from ._help import Formatter, examples
 
 
-def _read(path: str | None) -> str:
-    """A whole document, decoded as UTF-8 (undecodable bytes become U+FFFD).
-
-    Line ends are kept as they are, so that offsets count the characters of
-    the document.
-    """
-    if path is None or path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    return data.decode("utf-8", errors="replace")
-
-
-def _violations(violations: tuple[Report, ...]) -> list[dict[str, Any]]:
+def _violations(violations: Any) -> list[dict[str, Any]]:
     return [{"code": v.code, "position": v.position, "message": v.message} for v in violations]
 
 
-def _documents(paths: list[str]) -> Iterator[tuple[str, str | None]]:
-    """(name, text) of each document; text None when it cannot be read."""
-    for path in paths or ["-"]:
+def _documents(
+    records: _output.Records, names: list[str], encoding: str
+) -> Iterator[_document.Document]:
+    """Each readable document; an unreadable one, or one with octets that are not
+    text, is reported on stderr and fails the run."""
+    for name in names or ["-"]:
         try:
-            yield path, _read(path)
+            document = _document.read(name, encoding)
         except OSError as exc:
-            print(f"urikit extract: {path}: {exc.strerror or exc}", file=sys.stderr)
-            yield path, None
+            _output.warn(records.command, f"{name}: {exc.strerror or exc}")
+            records.failed = True
+            continue
+        if document.invalid:
+            first = document.invalid[0][1].reason
+            more = len(document.invalid) - 1
+            also = f" (and {more} more)" if more else ""
+            _output.warn(records.command, f"{name}: {first}{also}; see --encoding")
+            records.failed = True
+        yield document
+
+
+def _cut(
+    records: _output.Records, document: _document.Document, text: str, start: int,
+    end: int, fields: dict[str, Any], prefix: str,
+) -> bool:  # fmt: skip
+    """Write an error record when invalid octets touch ``text`` at ``start:end``."""
+    found = document.invalid_in(start, end)
+    if found is None:
+        return False
+    index, error = found
+    shown = text + ("\ufffd" if index == end else "")
+    problem = URIError(error.reason, text=shown, position=index - start, rule=error.rule)
+    label = f"{document.name}: offset {start}"
+    records.fail(_input.Item(shown, label), problem, fields=fields, prefix=prefix)
+    return True
 
 
 def _extract(args: argparse.Namespace) -> int:
-    _stream._prepare_stdout()
-    out = sys.stdout
-    encoding = getattr(out, "encoding", None) or "utf-8"
-    failed = False
-    for name, text in _documents(args.file):
-        if text is None:
-            failed = True
-            continue
-        for match in extract(text, suffix=args.suffix, default_scheme=args.default_scheme):
+    if not _document.check_encoding(args.encoding):
+        return _output.EXIT_USAGE
+    records = _output.Records(args, "extract")
+    records.aligned = False
+    several = len(args.file) > 1
+    for document in _documents(records, args.file, args.encoding):
+        prefix = f"{document.name}\t" if several else ""
+        found = extract(document.text, suffix=args.suffix, default_scheme=args.default_scheme)
+        for match in found:
+            fields = {
+                "file": document.name,
+                "start": match.start,
+                "end": match.end,
+                "text": match.text,
+            }
+            if _cut(records, document, match.text, match.start, match.end, fields, prefix):
+                continue
             if args.json:
-                record = {
-                    "file": name,
-                    "start": match.start,
-                    "end": match.end,
-                    "uri": str(match.uri),
-                    "text": match.text,
-                    "violations": _violations(match.violations),
-                }
-                out.write(_stream.json_line(record, encoding) + "\n")
+                records.out.json(
+                    {
+                        **fields,
+                        "ok": True,
+                        "uri": str(match.uri),
+                        "violations": _violations(match.violations),
+                    }
+                )
             else:
-                out.write(str(match.uri) + "\n")
-    out.flush()
-    return 1 if failed else 0
-
-
-def _link_json(link: Link) -> dict[str, Any]:
-    line, column = link.position
-    record: dict[str, Any] = {
-        "tag": link.tag,
-        "attribute": link.attribute,
-        "raw": link.raw,
-        "ok": link.uri is not None,
-        "uri": None if link.uri is None else str(link.uri),
-        "line": line,
-        "column": column,
-        "violations": _violations(link.violations),
-    }
-    if link.error is not None:
-        record["error"] = _stream.error_json(link.raw, link.error)["error"]
-    return record
+                records.out.write(prefix + str(match.uri))
+    records.out.close()
+    return _output.EXIT_FAILED if records.failed else _output.EXIT_OK
 
 
 def _links(args: argparse.Namespace) -> int:
+    if not _document.check_encoding(args.encoding):
+        return _output.EXIT_USAGE
     try:
-        text = _read(args.file)
-    except OSError as exc:
-        print(f"urikit links: {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    try:
-        found = links(text, args.base)
+        base = URI(args.base)
     except URIError as exc:
-        print(f"urikit links: --base: {exc}", file=sys.stderr)
-        return 2
+        _output.warn("links", f"--base: {exc}")
+        return _output.EXIT_USAGE
+    records = _output.Records(args, "links")
+    records.aligned = False
+    several = len(args.file) > 1
+    for document in _documents(records, args.file, args.encoding):
+        prefix = f"{document.name}\t" if several else ""
+        try:
+            found = links(document.text, base)
+        except URIError as exc:
+            _output.warn("links", f"--base: {exc}")
+            return _output.EXIT_USAGE
+        for link in found:
+            line, column = link.position
+            fields: dict[str, Any] = {
+                "file": document.name,
+                "tag": link.tag,
+                "attribute": link.attribute,
+                "raw": link.raw,
+            }
+            place = {"line": line, "column": column}
+            label = f"{document.name}: line {line}"
+            if "\ufffd" in link.raw and document.invalid:
+                start = document.offset(line, column)
+                bad = document.invalid_in(start, len(document.text))
+                if bad is not None:
+                    error = URIError(
+                        bad[1].reason,
+                        text=link.raw,
+                        position=link.raw.index("\ufffd"),
+                        rule=bad[1].rule,
+                    )
+                    records.fail(
+                        _input.Item(link.raw, label),
+                        error,
+                        fields={**fields, "uri": None, **place},
+                        prefix=prefix,
+                    )
+                    continue
+            if link.error is not None or link.uri is None:
+                error = link.error or URIError("not a URI reference")
+                records.fail(
+                    _input.Item(link.raw, label),
+                    error,
+                    fields={**fields, "uri": None, **place},
+                    prefix=prefix,
+                )
+                continue
+            if args.json:
+                records.out.json(
+                    {
+                        **fields,
+                        "ok": True,
+                        "uri": str(link.uri),
+                        **place,
+                        "violations": _violations(link.violations),
+                    }
+                )
+            else:
+                records.out.write(prefix + str(link.uri))
+    records.out.close()
+    return _output.EXIT_FAILED if records.failed else _output.EXIT_OK
 
-    _stream._prepare_stdout()
-    out = sys.stdout
-    encoding = getattr(out, "encoding", None) or "utf-8"
-    failed = False
-    for link in found:
-        failed = failed or link.uri is None
-        if args.json:
-            out.write(_stream.json_line(_link_json(link), encoding) + "\n")
-        elif link.error is not None:
-            out.write(_stream.error_text(link.raw, link.error) + "\n")
-        else:
-            out.write(f"{link.uri}\n")
-    out.flush()
-    return 1 if failed else 0
+
+def _add_document_options(parser: argparse.ArgumentParser, json_help: str) -> None:
+    parser.add_argument(
+        "--encoding",
+        default="utf-8",
+        metavar="NAME",
+        help="the encoding of the documents (default utf-8), e.g. latin-1, cp1252",
+    )
+    _output.add_options(parser, json_help=json_help)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "extract",
+        formatter_class=Formatter,
         help="find the URIs in plain text",
         description="Find the URIs in running text (RFC 3986 Appendix C) and print one per "
         "line. A URI may be delimited by <...> (white space and line breaks inside are "
         'removed), by "..." or by white space; a "URL:" prefix is dropped. Undelimited, '
         'only registered schemes and "scheme://" count, and trailing punctuation and an '
         "unbalanced closing parenthesis are left out. Reads standard input when no FILE "
-        "is given (or FILE is -).",
+        "is given (or FILE is -). With several FILEs, each line begins with FILE and a tab. "
+        "Octets that are not valid in --encoding are reported on stderr, and a URI they "
+        "touch is an error record; the exit status is then 1.",
+        epilog=examples(
+            "$ printf 'See <http://a.example/x> and (http://b.example/y).' | urikit extract\n"
+            "http://a.example/x\n"
+            "http://b.example/y",
+            "$ printf 'see http://a/caf\\xe9 now' | urikit extract --encoding latin-1\n"
+            "http://a/caf%C3%A9",
+        ),
     )
     parser.add_argument("file", nargs="*", metavar="FILE", help="text files (default: stdin)")
-    _stream.add_json(
+    _add_document_options(
         parser,
         "one JSON object per URI: file, start, end (character offsets of the URI text), "
-        "uri, text (the URI as written), violations",
+        "text (the URI as written), ok, uri, violations (or error)",
     )
     parser.add_argument(
         "--suffix",
@@ -147,21 +215,29 @@ def register(subparsers: Any) -> None:
 
     links_parser = subparsers.add_parser(
         "links",
-        help="list the links of an HTML document, resolved",
-        description="List the links of an HTML document (a/area/link href, src, srcset, "
+        formatter_class=Formatter,
+        help="list the links of HTML documents, resolved",
+        description="List the links of HTML documents (a/area/link href, src, srcset, "
         "poster, action, formaction, data, cite, meta refresh) in document order, resolved "
-        "against the first <base href> or, without one, the --base URI. Prints one URI per "
-        "link, or an error record for a value that is not a URI reference; exits 1 if any "
-        "link is invalid.",
+        "against the document's first <base href> or, without one, the --base URI. Prints "
+        "one URI per link, or an error record for a value that is not a URI reference; "
+        "with several FILEs, each line begins with FILE and a tab. Exits 1 if any link "
+        "is invalid.",
+        epilog=examples(
+            '$ printf \'<a href="x"><img src="/y">\' | urikit links --base http://h/d/\n'
+            "http://h/d/x\n"
+            "http://h/y"
+        ),
     )
     links_parser.add_argument(
-        "file", nargs="?", default="-", metavar="FILE", help="the HTML file (default or -: stdin)"
+        "file", nargs="*", metavar="FILE", help="HTML files (default or -: stdin)"
     )
     links_parser.add_argument(
-        "--base", required=True, metavar="URI", help="the retrieval URI of the document"
+        "--base", required=True, metavar="URI", help="the retrieval URI of the documents"
     )
-    _stream.add_json(
+    _add_document_options(
         links_parser,
-        "one JSON object per link: tag, attribute, raw, ok, uri, line, column, violations, error",
+        "one JSON object per link: file, tag, attribute, raw, ok, uri, line, column, "
+        "violations or error",
     )
     links_parser.set_defaults(run=_links)

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, get_args
 
-from ..compare import comparison_rung
-from ..normalize import LEVELS, TRACKING_PARAMS, normalize
-from ..uri import IRI, URI
-from . import _stream
-
-ORDER = 20
+from .. import IRI, TRACKING_PARAMS, URIError, comparison_rung
+from ..types import Level
+from . import _input, _output
+from ._help import Formatter, examples
 
 
 def _steps(args: argparse.Namespace) -> dict[str, Any]:
@@ -34,11 +31,7 @@ def _steps(args: argparse.Namespace) -> dict[str, Any]:
     return steps
 
 
-def _parser(args: argparse.Namespace) -> Callable[[str], Any]:
-    return IRI if args.iri else URI
-
-
-def _unique(items: Iterable[str], key: Callable[[str], str]) -> Iterator[str]:
+def _unique(items: Iterable[_input.Item], key: Callable[[str], str]) -> Iterator[_input.Item]:
     """The items whose key was not seen before, keeping the first of each.
 
     Memory grows with the number of distinct keys only: each is kept as a
@@ -47,8 +40,11 @@ def _unique(items: Iterable[str], key: Callable[[str], str]) -> Iterator[str]:
     """
     seen: set[bytes] = set()
     for item in items:
+        if item.error is not None:
+            yield item
+            continue
         try:
-            digest = hashlib.blake2b(key(item).encode("utf-8", "surrogatepass"), digest_size=16)
+            digest = hashlib.blake2b(key(item.text).encode("utf-8"), digest_size=16)
         except ValueError:
             yield item
             continue
@@ -59,7 +55,7 @@ def _unique(items: Iterable[str], key: Callable[[str], str]) -> Iterator[str]:
 
 
 def _normalize(args: argparse.Namespace) -> int:
-    parse = _parser(args)
+    records = _output.Records(args, "normalize")
     steps = _steps(args)
     last: tuple[str, Any] | None = None
 
@@ -69,7 +65,7 @@ def _normalize(args: argparse.Namespace) -> int:
         nonlocal last
         if last is not None and last[0] == text:
             return last[1]
-        result = normalize(parse(text), level=args.level, **steps)
+        result = records.parse(text, args.iri).normalize(level=args.level, **steps)
         last = (text, result)
         return result
 
@@ -77,54 +73,76 @@ def _normalize(args: argparse.Namespace) -> int:
         # Equivalent IRIs have equivalent URI forms (RFC 3987 §5.3.2.3).
         result = normal(text)
         if isinstance(result, IRI):
-            result = normalize(result.to_uri(), level=args.level)
+            result = result.to_uri().normalize(level=args.level)
         return str(result)
 
-    items: Iterable[str] = _stream.inputs(args.uri)
+    items: Iterable[_input.Item] = _input.inputs(args.uri)
     if args.unique:
         items = _unique(items, key)
 
     def one(text: str) -> tuple[bool, str]:
         result = str(normal(text))
-        return True, text if args.original else result
+        return True, records.shown(text) if args.original else result
 
     def one_json(text: str) -> tuple[bool, dict[str, Any]]:
-        return True, {"input": text, "ok": True, "normalized": str(normal(text))}
+        return True, {"normalized": str(normal(text))}
 
-    return _stream.run_json(items, one_json) if args.json else _stream.run(items, one)
+    return records.run(items, one, one_json)
+
+
+def _pairs(values: list[str]) -> Iterator[_input.Item]:
+    """``A B`` argument pairs as tab-separated lines, or the lines of standard input."""
+    if values:
+        lines = [f"{a}\t{b}" for a, b in zip(values[::2], values[1::2], strict=True)]
+        yield from _input.from_arguments(lines)
+        return
+    yield from _input.inputs(None, what="URI pairs (A<TAB>B)")
+
+
+def _anchored(exc: URIError, line: str, offset: int) -> URIError:
+    """``exc`` about the URI at ``offset`` of ``line``, as an error about ``line``."""
+    position = None if exc.position is None else exc.position + offset
+    return URIError(exc.reason, text=line, position=position, rule=exc.rule)
 
 
 def _compare(args: argparse.Namespace) -> int:
-    parse = _parser(args)
-    try:
-        a, b = parse(args.a), parse(args.b)
-        rung = comparison_rung(a, b, **_steps(args))
-    except ValueError as exc:
-        item = args.a if not _valid(parse, args.a) else args.b
-        if args.json:
-            print(_stream.json_line(_stream.error_json(item, exc), _encoding()))
-        else:
-            print(_stream.error_text(item, exc))
-        return 1
-    if args.json:
-        record = {"a": args.a, "b": args.b, "equivalent": rung is not None, "rung": rung}
-        print(_stream.json_line(record, _encoding()))
-    else:
-        print("different" if rung is None else rung)
-    sys.stdout.flush()
-    return 0 if rung is not None else 1
+    if len(args.uri) % 2:
+        _output.warn("compare", "give URI references in pairs: A B [A B ...]")
+        return _output.EXIT_USAGE
+    records = _output.Records(args, "compare")
+    steps = _steps(args)
 
+    def rung(line: str) -> tuple[str, str, str | None]:
+        a, tab, b = line.partition("\t")
+        if not tab or "\t" in b:
+            raise URIError(
+                "a line holds two URI references separated by one tab",
+                text=line,
+                position=len(line) if not tab else len(a) + 1 + b.index("\t"),
+            )
+        offset = 0
+        try:
+            first = records.parse(a, args.iri)
+            offset = len(a) + 1
+            second = records.parse(b, args.iri)
+        except URIError as exc:
+            raise _anchored(exc, line, offset) from None
+        return a, b, comparison_rung(first, second, **steps)
 
-def _encoding() -> str:
-    return getattr(sys.stdout, "encoding", None) or "utf-8"
+    def one(line: str) -> tuple[bool, str]:
+        _, _, found = rung(line)
+        return found is not None, "different" if found is None else found
 
+    def one_json(line: str) -> tuple[bool, dict[str, Any]]:
+        a, b, found = rung(line)
+        return found is not None, {
+            "a": records.shown(a),
+            "b": records.shown(b),
+            "equivalent": found is not None,
+            "rung": found,
+        }
 
-def _valid(parse: Callable[[str], Any], text: str) -> bool:
-    try:
-        parse(text)
-    except ValueError:
-        return False
-    return True
+    return records.run(_pairs(args.uri), one, one_json)
 
 
 def _add_steps(parser: argparse.ArgumentParser) -> None:
@@ -171,16 +189,22 @@ def _add_steps(parser: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     norm = subparsers.add_parser(
         "normalize",
+        formatter_class=Formatter,
         help="normalize URIs (syntax- and scheme-based, RFC 3986 §6.2)",
         description="Write the normal form of each URI reference at a rung of the RFC 3986 "
         "§6.2 comparison ladder: syntax (case, percent-encoding, dot-segments) or scheme "
         "(the default: also default and empty ports, empty path as '/', file: and mailto: "
         "rules, IPv6 text per RFC 5952). With --unique, only the first URI of each "
         "equivalence class is written; later equivalent ones produce no output.",
+        epilog=examples(
+            "$ urikit normalize 'HTTP://Example.COM:80/a/./b/../%7euser'\n"
+            "http://example.com/a/~user",
+            "$ printf 'http://a/\\nHTTP://A:80/\\n' | urikit normalize --unique\nhttp://a/",
+        ),
     )
-    _stream.add_inputs(norm, "URI references")
+    norm.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
     norm.add_argument(
-        "--level", choices=LEVELS, default="scheme", help="the rung (default: scheme)"
+        "--level", choices=get_args(Level), default="scheme", help="the rung (default: scheme)"
     )
     norm.add_argument(
         "--unique", action="store_true", help="drop URIs equivalent to one already written"
@@ -190,20 +214,33 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="write each input as given, not its normal form (useful with --unique)",
     )
-    _stream.add_json(norm, "one JSON object per output line")
+    _output.add_options(norm, json_help="one JSON object per output line", lenient=True)
     _add_steps(norm)
     norm.set_defaults(run=_normalize)
 
     compare = subparsers.add_parser(
         "compare",
+        formatter_class=Formatter,
         help="say at which rung of the comparison ladder two URIs are equivalent",
-        description="Print the first rung at which A and B compare equal: string "
-        "(§6.2.1), syntax (§6.2.2), scheme (§6.2.3), or protocol when only the given "
-        "protocol-based steps make them equal; 'different' otherwise. Exits 0 when they "
-        "are equivalent, 1 when they are different or invalid.",
+        description="For each pair A B, print the first rung at which they compare equal: "
+        "string (§6.2.1), syntax (§6.2.2), scheme (§6.2.3), or protocol when only the "
+        "given protocol-based steps make them equal; 'different' otherwise. Pairs are the "
+        "arguments, two by two, or, with none, the lines of standard input, each holding A "
+        "and B separated by a tab. One record per pair; exits 1 when any pair is "
+        "different or invalid.",
+        epilog=examples(
+            "$ urikit compare http://a/%7e HTTP://a/~\nsyntax",
+            "$ printf 'http://a/\\thttp://a:80/\\nhttp://a/\\thttp://b/\\n' | urikit compare\n"
+            "scheme\n"
+            "different",
+        ),
     )
-    compare.add_argument("a", help="a URI reference")
-    compare.add_argument("b", help="another URI reference")
-    _stream.add_json(compare, "a JSON object")
+    compare.add_argument(
+        "uri",
+        nargs="*",
+        metavar="URI",
+        help="pairs A B of URI references (default: one pair per line on stdin, A<TAB>B)",
+    )
+    _output.add_options(compare, json_help="one JSON object per pair", lenient=True)
     _add_steps(compare)
     compare.set_defaults(run=_compare)
