@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from urikit.cli import main
 from urikit.errors import URIError
-from urikit.text.extract import SUFFIX_TLDS, Match, extract
 from urikit.schemes import DEFAULT_REGISTRY
+from urikit.text.extract import SUFFIX_TLDS, Match, extract
 from urikit.uri import URI
 
 
@@ -286,7 +286,7 @@ def test_non_ascii_is_repaired_and_reported() -> None:
     (match,) = extract(text)
     assert str(match) == "http://example.com/caf%C3%A9"
     assert match.text == "http://example.com/caf\u00e9"
-    (violation,) = match.violations
+    (violation,) = match.reports
     assert violation.code == "non-ascii"
     assert text[violation.position] == "\u00e9"
 
@@ -294,7 +294,7 @@ def test_non_ascii_is_repaired_and_reported() -> None:
 def test_violation_positions_point_into_the_input_across_a_line_break() -> None:
     text = "<http://x.org/a-\n   b\u00e9>"
     (match,) = extract(text)
-    (violation,) = match.violations
+    (violation,) = match.reports
     assert text[violation.position] == "\u00e9"
 
 
@@ -304,7 +304,7 @@ def test_a_candidate_that_cannot_be_repaired_is_skipped() -> None:
 
 
 def test_valid_uris_have_no_violations() -> None:
-    assert all(m.violations == () for m in extract(APPENDIX_C))
+    assert all(m.reports == () for m in extract(APPENDIX_C))
 
 
 # -- suffix references (§4.5) ---------------------------------------------------------------------
@@ -333,7 +333,7 @@ def test_suffix_reference_default_scheme_and_report() -> None:
     (match,) = extract("www.w3.org/Addressing/", suffix=True, default_scheme="https")
     assert str(match) == "https://www.w3.org/Addressing/"
     assert (match.start, match.end) == (0, 22)
-    assert [v.code for v in match.violations] == ["suffix-reference"]
+    assert [v.code for v in match.reports] == ["suffix-reference"]
 
 
 @pytest.mark.parametrize(
@@ -512,7 +512,7 @@ def test_matches_are_ordered_disjoint_valid_spans(text: str) -> None:
         assert previous_end <= match.start < match.end <= len(text)
         assert match.text == text[match.start : match.end]
         assert str(URI(str(match.uri))) == str(match)
-        if not match.violations:
+        if not match.reports:
             assert str(match) == "".join(match.text.split())
         previous_end = match.end
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import URIError
+from ..report import Report
 from ..text.extract import extract
 from ..text.html import Link, links
-from ..lenient import Violation
 from . import _stream
 
 ORDER = 60
@@ -30,7 +30,7 @@ def _read(path: str | None) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _violations(violations: tuple[Violation, ...]) -> list[dict[str, Any]]:
+def _violations(violations: tuple[Report, ...]) -> list[dict[str, Any]]:
     return [{"code": v.code, "position": v.position, "message": v.message} for v in violations]
 
 
@@ -61,7 +61,7 @@ def _extract(args: argparse.Namespace) -> int:
                     "end": match.end,
                     "uri": str(match.uri),
                     "text": match.text,
-                    "violations": _violations(match.violations),
+                    "violations": _violations(match.reports),
                 }
                 out.write(_stream.json_line(record, encoding) + "\n")
             else:
@@ -80,7 +80,7 @@ def _link_json(link: Link) -> dict[str, Any]:
         "uri": None if link.uri is None else str(link.uri),
         "line": line,
         "column": column,
-        "violations": _violations(link.violations),
+        "violations": _violations(link.reports),
     }
     if link.error is not None:
         record["error"] = _stream.error_json(link.raw, link.error)["error"]

@@ -27,7 +27,7 @@ A match's span is the URI text itself: it excludes the delimiters and the
 ``URL:`` prefix, and includes the white space of a broken line.  A candidate
 that is not a valid URI is parsed leniently (``URI.lenient``): a sensible
 repair (percent-encoding a non-ASCII letter, a "[" outside an IP literal) is
-kept and reported in ``Match.violations``; a candidate that cannot be
+kept and reported in ``Match.reports``; a candidate that cannot be
 repaired is skipped.
 
 Every step looks at each character a bounded number of times, and no regular
@@ -44,9 +44,10 @@ from typing import Final
 
 from ..errors import URIError
 from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
-from ..lenient import Violation
+from ..report import Report
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
+from .repairs import moved, repair
 
 __all__ = ["SUFFIX_TLDS", "Match", "extract"]
 
@@ -58,16 +59,16 @@ class Match:
     ``start`` and ``end`` are the span of the URI in the input (character
     offsets; delimiters and a ``URL:`` prefix excluded), ``text`` is
     ``input[start:end]`` (with the white space of a broken line, if any),
-    ``uri`` the URI, and ``violations`` the repairs made to get it: lenient
-    percent-encodings and the completion of a suffix reference, each with its
-    position in the input.  ``str(match)`` is the URI.
+    ``uri`` the URI, and ``reports`` the changes made to get it, each with
+    ``repaired=True`` and its span in the input: lenient percent-encodings
+    and the completion of a suffix reference.  ``str(match)`` is the URI.
     """
 
     start: int
     end: int
     text: str
     uri: URI
-    violations: tuple[Violation, ...] = ()
+    reports: tuple[Report, ...] = ()
 
     def __str__(self) -> str:
         return str(self.uri)
@@ -280,7 +281,7 @@ class _Extractor:
             and candidate[scheme.end() : scheme.end() + 1].isdigit()
         ):
             scheme = None  # "www.example.com:8080/" is a suffix reference with a port
-        added: list[Violation] = []
+        added: list[Report] = []
         if scheme is not None:
             rest = candidate[scheme.end() :]
             if rest in ("", "//"):
@@ -302,10 +303,11 @@ class _Extractor:
             lead = f"{self.default_scheme}://"
             parsed = _parse(lead + candidate, shift=len(lead))
             added.append(
-                Violation(
+                Report(
                     "suffix-reference",
-                    pieces[0][0],
                     f'a suffix reference completed with "{lead}" (RFC 3986 §4.5)',
+                    span=(pieces[0][0], pieces[0][0]),
+                    repaired=True,
                 )
             )
         else:
@@ -315,32 +317,26 @@ class _Extractor:
         uri, repairs = parsed
         if host is not None and uri.host != host:
             return None
-        violations = tuple(
-            Violation(v.code, _to_input(pieces, v.position), v.message, v.char) for v in repairs
-        )
+        reports = moved(repairs, lambda offset: _to_input(pieces, offset))
         start, end = pieces[0][0], pieces[-1][1]
-        return Match(start, end, text[start:end], uri, tuple(added) + violations)
+        return Match(start, end, text[start:end], uri, (*added, *reports))
 
 
-def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Violation]] | None:
+def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Report]] | None:
     """The URI of a candidate, strictly or by a lenient repair; None if neither works.
 
-    Violation positions are made relative to the candidate minus ``shift``
-    leading characters that are not in the input.
+    Report spans are made relative to the candidate minus ``shift`` leading
+    characters that are not in the input.
     """
     try:
         return URI(candidate), []
     except URIError:
         pass
     try:
-        repaired = URI.lenient(candidate)
+        uri, repairs = repair(candidate)
     except URIError:
         return None
-    moved = [
-        Violation(v.code, max(v.position - shift, 0), v.message, v.char)
-        for v in repaired.violations
-    ]
-    return repaired.uri, moved
+    return uri, moved(repairs, lambda offset: max(offset - shift, 0))
 
 
 def _scan(text: str, start: int, *, balanced: bool, joins: bool) -> Pieces:
