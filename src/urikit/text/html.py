@@ -107,6 +107,9 @@ _ASCII_SPACE: Final = "\t\n\f\r "
 _TAB_OR_NEWLINE: Final = "\t\n\r"
 
 
+_TAGS: Final = frozenset({*URL_ATTRIBUTES, "meta"})
+
+
 class _Found(NamedTuple):
     tag: str
     attribute: str
@@ -154,10 +157,8 @@ def links(
 def _collect(html: str) -> Iterator[_Found]:
     """The URL-valued attributes of the start tags, in document order."""
     line, line_start, counted = 1, 0, 0
-    for tag in start_tags(html):
+    for tag in start_tags(html, _TAGS):
         wanted = URL_ATTRIBUTES.get(tag.name)
-        if wanted is None and tag.name != "meta":
-            continue
         # Offsets only grow, so the line feeds are counted once in all.
         newlines = html.count("\n", counted, tag.offset)
         if newlines:
@@ -189,18 +190,22 @@ def _link(item: _Found, against: URI) -> Link:
         start += 1
     while end > start and raw[end - 1] in _ASCII_SPACE:
         end -= 1
-    kept = [i for i in range(start, end) if raw[i] not in _TAB_OR_NEWLINE]
-    reports = [
-        Report(
-            "tab-or-newline",
-            "a tab or line break inside a URL is removed (WHATWG URL parsing)",
-            span=(i, i + 1),
-            repaired=True,
-        )
-        for i in range(start, end)
-        if raw[i] in _TAB_OR_NEWLINE
-    ]
-    value = "".join(raw[i] for i in kept)
+    value = raw[start:end]
+    kept: list[int] | range = range(start, end)
+    reports: list[Report] = []
+    if any(ch in value for ch in _TAB_OR_NEWLINE):
+        kept = [i for i in kept if raw[i] not in _TAB_OR_NEWLINE]
+        reports = [
+            Report(
+                "tab-or-newline",
+                "a tab or line break inside a URL is removed (WHATWG URL parsing)",
+                span=(i, i + 1),
+                repaired=True,
+            )
+            for i in range(start, end)
+            if raw[i] in _TAB_OR_NEWLINE
+        ]
+        value = "".join(raw[i] for i in kept)
     try:
         reference = URI(value)
     except URIError:

@@ -33,7 +33,7 @@ the work is linear in the length of the document.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from html.entities import html5
 from typing import Final, NamedTuple
 
@@ -52,11 +52,19 @@ class StartTag(NamedTuple):
 _SPACE: Final = "\t\n\f\r "
 # A tag name, attribute name or unquoted value; NUL becomes U+FFFD (§13.2.5.8).
 _TAG_NAME: Final = re.compile(r"[A-Za-z][^\t\n\f\r />]*")
-_SKIP: Final = re.compile(r"[\t\n\f\r /]*")
-_BLANKS: Final = re.compile(r"[\t\n\f\r ]*")
-# §13.2.5.32: a "=" that begins a name belongs to it.
-_ATTRIBUTE_NAME: Final = re.compile(r"[^\t\n\f\r />][^\t\n\f\r />=]*")
-_UNQUOTED: Final = re.compile(r"[^\t\n\f\r >]*")
+# Where the data state can leave text: "<" before a letter, "!", "/" or "?".
+_TAG_OPEN: Final = re.compile(r"<[A-Za-z!/?]")
+# One attribute (§13.2.5.32 to §13.2.5.39), or the blanks and "/" before the
+# tag's end: the name (a "=" that begins a name belongs to it), then a value
+# double-quoted, single-quoted (the closing quote's group is None when the input
+# ends first) or unquoted.
+_ATTRIBUTE: Final = re.compile(
+    r"[\t\n\f\r /]*(?:([^\t\n\f\r />][^\t\n\f\r />=]*)[\t\n\f\r ]*"
+    r"(?:=[\t\n\f\r ]*(?:\"([^\"]*)(\")?|'([^']*)(')?|([^\t\n\f\r >]*)))?)?"
+)
+_DOUBLE: Final = 2
+_SINGLE: Final = 4
+_VALUE_GROUP: Final = {3: 2, 5: 4, 6: 6}  # closing quote or unquoted value -> value group
 _COMMENT_END: Final = re.compile(r"--!?>")
 _LOWER: Final = {**{c: c + 32 for c in range(0x41, 0x5B)}, 0: 0xFFFD}
 
@@ -90,15 +98,19 @@ def _lower(name: str) -> str:
     return name.translate(_LOWER)
 
 
-def start_tags(html: str) -> Iterator[StartTag]:
-    """The start tags of ``html`` in document order (WHATWG HTML §13.2.5)."""
-    n = len(html)
+def start_tags(html: str, names: Container[str] | None = None) -> Iterator[StartTag]:
+    """The start tags of ``html`` in document order (WHATWG HTML §13.2.5).
+
+    With ``names``, only the start tags of those names (lower case) are
+    yielded; the others are read all the same, for where they end.
+    """
     position = 0
     foreign = 0  # depth of open <svg> and <math> elements
     while True:
-        lt = html.find("<", position)  # 13.2.5.1 data state
-        if lt < 0 or lt + 1 >= n:
+        found = _TAG_OPEN.search(html, position)  # 13.2.5.1 data state
+        if found is None:
             return
+        lt = found.start()
         ch = html[lt + 1]
         if ch == "!":  # 13.2.5.42 markup declaration open
             position = _declaration(html, lt + 2, foreign > 0)
@@ -111,10 +123,10 @@ def start_tags(html: str) -> Iterator[StartTag]:
             if name is None:
                 position = lt + 3 if html.startswith(">", lt + 2) else _to_gt(html, lt + 2)
                 continue
-            tag = _tag(html, name.end())
+            tag = _tag(html, name.end(), None)
             if tag is None:
                 return
-            position = tag[1]
+            position = tag[0]
             end_name = _lower(name.group())
             if foreign and end_name in _FOREIGN:
                 foreign -= 1
@@ -122,17 +134,20 @@ def start_tags(html: str) -> Iterator[StartTag]:
                 foreign = 0
             continue
         name = _TAG_NAME.match(html, lt + 1)
-        if name is None:
-            position = lt + 1
-            continue
-        tag = _tag(html, name.end())
+        assert name is not None
+        tag_name = _lower(name.group())
+        kept = names is None or tag_name in names or (foreign > 0 and tag_name == "font")
+        attributes: dict[str, str] | None = {} if kept else None
+        tag = _tag(html, name.end(), attributes)
         if tag is None:  # 13.2.5.8 eof-in-tag: the tag is not emitted
             return
-        attributes, position, self_closing = tag
-        tag_name = _lower(name.group())
-        yield StartTag(tag_name, attributes, lt)
+        position, self_closing = tag
+        if attributes is not None and (names is None or tag_name in names):
+            yield StartTag(tag_name, attributes, lt)
         if foreign:
-            if tag_name in _BREAKOUT or (tag_name == "font" and _FONT_BREAKOUT & attributes.keys()):
+            if tag_name in _BREAKOUT or (
+                tag_name == "font" and attributes is not None and _FONT_BREAKOUT & attributes.keys()
+            ):
                 foreign = 0
             elif tag_name in _FOREIGN and not self_closing:
                 foreign += 1
@@ -149,51 +164,33 @@ def start_tags(html: str) -> Iterator[StartTag]:
             position = end.start()
 
 
-def _tag(html: str, position: int) -> tuple[dict[str, str], int, bool] | None:
-    """The attributes of a tag whose name ends at ``position``; where it ends; self-closing?
+def _tag(html: str, position: int, attributes: dict[str, str] | None) -> tuple[int, bool] | None:
+    """Read the attributes of a tag whose name ends at ``position``: where it ends; self-closing?
 
-    §13.2.5.32 to §13.2.5.40.  None when the input ends inside the tag.  A
-    repeated attribute keeps its first value; one without a value has "".
+    §13.2.5.32 to §13.2.5.40.  None when the input ends inside the tag.  The
+    attributes are put in ``attributes`` unless it is None: a repeated one
+    keeps its first value; one without a value has "".
     """
-    n = len(html)
-    attributes: dict[str, str] = {}
+    match = _ATTRIBUTE.match
     while True:
-        start = position
-        position = _after(_SKIP, html, position)
-        if position >= n:
-            return None
-        if html[position] == ">":
-            self_closing = position > start and html[position - 1] == "/"
-            return attributes, position + 1, self_closing
-        name_match = _ATTRIBUTE_NAME.match(html, position)
-        assert name_match is not None
-        name = _lower(name_match.group())
-        position = _after(_BLANKS, html, name_match.end())
-        value = ""
-        if html.startswith("=", position):  # 13.2.5.36 before attribute value
-            position = _after(_BLANKS, html, position + 1)
-            if position >= n:
+        if html.startswith(">", position):
+            return position + 1, False
+        found = match(html, position)
+        assert found is not None
+        last = found.lastindex  # the group that matched last tells the attribute's shape
+        if last is None:  # 13.2.5.32: ">" or the end of the input
+            end = found.end()
+            if end >= len(html):
                 return None
-            quote = html[position]
-            if quote in "\"'":
-                close = html.find(quote, position + 1)
-                if close < 0:
-                    return None
-                value = html[position + 1 : close]
-                position = close + 1
-            else:
-                end = _after(_UNQUOTED, html, position)
-                value = html[position:end]
-                position = end
-        if name not in attributes:
-            attributes[name] = decode_attribute(value.replace("\0", "\ufffd"))
-
-
-def _after(pattern: re.Pattern[str], html: str, position: int) -> int:
-    """Where ``pattern``, which matches the empty string, stops matching at ``position``."""
-    found = pattern.match(html, position)
-    assert found is not None
-    return found.end()
+            return end + 1, end > position and html[end - 1] == "/"
+        if last in (_DOUBLE, _SINGLE):  # an open quote: 13.2.5.36 eof-in-tag
+            return None
+        position = found.end()
+        if attributes is not None:
+            name = _lower(found.group(1))
+            if name not in attributes:
+                value = found.group(_VALUE_GROUP[last]) if last > 1 else ""
+                attributes[name] = decode_attribute(value.replace("\0", "\ufffd"))
 
 
 def _declaration(html: str, position: int, foreign: bool) -> int:
@@ -261,8 +258,9 @@ def start_tag_attributes(tag_text: str) -> dict[str, str]:
     name = _TAG_NAME.match(tag_text, 1)
     if not tag_text.startswith("<") or name is None:
         return {}
-    tag = _tag(tag_text if tag_text.endswith(">") else tag_text + ">", name.end())
-    return {} if tag is None else tag[0]
+    attributes: dict[str, str] = {}
+    _tag(tag_text if tag_text.endswith(">") else tag_text + ">", name.end(), attributes)
+    return attributes
 
 
 # -- character references in attribute values (§13.2.5.72 to §13.2.5.80) -------------
