@@ -38,8 +38,10 @@ in the length of the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterator
+from bisect import bisect_right
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Final
 
 from ..errors import URIError
@@ -47,7 +49,7 @@ from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
 from ..report import Report
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
-from .repairs import moved, repair
+from .repairs import repair
 
 __all__ = ["SUFFIX_TLDS", "Match", "extract"]
 
@@ -116,7 +118,14 @@ _DOTTED: Final = re.compile(f"{_LABEL}+(?:\\.{_LABEL}+)+")
 _NOT_IN_NAME: Final = r"(?<![\w.@%+\-/:~])"
 _HOST_START: Final = f"{_NOT_IN_NAME}[{ALPHA}{DIGIT}]{_LABEL}*\\.[{ALPHA}{DIGIT}]"
 _OPEN_QUOTES: Final = {'"': '"', "\u201c": "\u201d"}
-_FIND: Final = re.compile(f'(?P<open>[<"\u201c])|{_NOT_AFTER_WORD}(?P<scheme>{_SCHEME}):')
+# A delimiter counts only before what a candidate must begin with, a scheme or a
+# host name (a letter or digit), after blanks (in "<...>") and a "URL:" prefix:
+# a stray "<" or quote costs one look, not a scan.
+_OPENS: Final = (
+    f"<(?=\\s*(?:{_URL_PREFIX.pattern})?[{ALPHA}{DIGIT}])"
+    f'|["\u201c](?=(?:{_URL_PREFIX.pattern})?[{ALPHA}{DIGIT}])'
+)
+_FIND: Final = re.compile(f"(?P<open>{_OPENS})|{_NOT_AFTER_WORD}(?P<scheme>{_SCHEME}):")
 _FIND_SUFFIX: Final = re.compile(f"{_FIND.pattern}|(?P<host>{_HOST_START})")
 _HOST_BOUNDARY: Final = re.compile(_NOT_IN_NAME)
 # Sentence punctuation that ends an undelimited URI rather than belonging to it,
@@ -291,7 +300,7 @@ class _Extractor:
                 return None
             if not (delimited or rest.startswith("//") or self.counts(scheme.group(1), rest)):
                 return None
-            parsed = _parse(candidate)
+            parsed = _parse(candidate, _where(pieces, 0))
             host = None
         elif self.default_scheme is not None:
             dotted = _DOTTED.match(candidate)
@@ -301,7 +310,7 @@ class _Extractor:
                 return None
             host = dotted.group()
             lead = f"{self.default_scheme}://"
-            parsed = _parse(lead + candidate, shift=len(lead))
+            parsed = _parse(lead + candidate, _where(pieces, len(lead)))
             added.append(
                 Report(
                     "suffix-reference",
@@ -314,29 +323,40 @@ class _Extractor:
             return None
         if parsed is None:
             return None
-        uri, repairs = parsed
+        uri, reports = parsed
         if host is not None and uri.host != host:
             return None
-        reports = moved(repairs, lambda offset: _to_input(pieces, offset))
         start, end = pieces[0][0], pieces[-1][1]
         return Match(start, end, text[start:end], uri, (*added, *reports))
 
 
-def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Report]] | None:
+def _parse(candidate: str, where: Callable[[int], int]) -> tuple[URI, list[Report]] | None:
     """The URI of a candidate, strictly or by a lenient repair; None if neither works.
 
-    Report spans are made relative to the candidate minus ``shift`` leading
-    characters that are not in the input.
+    ``where`` maps an offset in the candidate to a position in the input.
     """
     try:
         return URI(candidate), []
     except URIError:
         pass
     try:
-        uri, repairs = repair(candidate)
+        return repair(candidate, where)
     except URIError:
         return None
-    return uri, moved(repairs, lambda offset: max(offset - shift, 0))
+
+
+def _where(pieces: Pieces, shift: int) -> Callable[[int], int]:
+    """Offsets in the joined pieces, after ``shift`` added characters, to input positions."""
+    starts = list(accumulate((b - a for a, b in pieces), initial=0))
+
+    def where(offset: int) -> int:
+        offset = max(offset - shift, 0)
+        index = bisect_right(starts, offset) - 1
+        if index >= len(pieces):
+            return pieces[-1][1]
+        return pieces[index][0] + offset - starts[index]
+
+    return where
 
 
 def _scan(text: str, start: int, *, balanced: bool, joins: bool) -> Pieces:
@@ -408,15 +428,6 @@ def _trim(text: str, pieces: Pieces, chars: str) -> Pieces:
             break
         pieces.pop()
     return pieces
-
-
-def _to_input(pieces: Pieces, offset: int) -> int:
-    """The input position of offset ``offset`` in the joined pieces."""
-    for a, b in pieces:
-        if offset < b - a:
-            return a + offset
-        offset -= b - a
-    return pieces[-1][1]
 
 
 def _is_host(name: str) -> bool:

@@ -36,7 +36,7 @@ from ..report import Report
 from ..resolve import base_uri, resolve
 from ..uri import URI
 from .encoding import decode_html
-from .repairs import moved, repair
+from .repairs import repair
 from .tokenizer import decode_attribute, start_tag_attributes, start_tags
 
 __all__ = [
@@ -210,10 +210,10 @@ def _link(item: _Found, against: URI) -> Link:
         reference = URI(value)
     except URIError:
         try:
-            reference, repairs = repair(value)
+            reference, repairs = repair(value, lambda offset: kept[min(offset, len(kept) - 1)])
         except URIError as exc:
             return Link(item.tag, item.attribute, raw, None, exc, tuple(reports), item.position)
-        reports.extend(moved(repairs, lambda offset: kept[offset] if offset < len(kept) else end))
+        reports.extend(repairs)
     target = resolve(against, reference)
     return Link(item.tag, item.attribute, raw, target, None, tuple(reports), item.position)
 
