@@ -19,6 +19,7 @@ from urikit.cli import main
 from urikit.errors import URIError
 from urikit.schemes import DEFAULT_REGISTRY
 from urikit.text.extract import SUFFIX_TLDS, Match, extract
+from urikit.text.repairs import repair
 from urikit.uri import URI
 
 
@@ -575,3 +576,27 @@ def test_cli_extract_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert captured.out == "http://x.org/\n"
     assert "missing.txt" in captured.err
+
+
+# -- the fast repairs agree with URI.lenient ------------------------------------------------------
+
+CANDIDATE = st.lists(
+    st.sampled_from([*"a/%?#[]:@ 0F", "\u00e9", "\u4e2d", "\U0001f600", "\xa0", "\x85", "\u200e"]),
+    max_size=20,
+).map(lambda parts: "http://h/" + "".join(parts))
+
+
+@given(CANDIDATE)
+def test_fast_repairs_agree_with_lenient(candidate: str) -> None:
+    """urikit.text.repairs makes run-at-a-time the repairs URI.lenient makes one by one."""
+    try:
+        expected = URI.lenient(candidate)
+    except URIError:
+        with pytest.raises(URIError):
+            repair(candidate, lambda offset: offset)
+        return
+    uri, reports = repair(candidate, lambda offset: offset)
+    assert uri == expected[0]
+    repaired = {(p, r.code) for r in reports for p in range(*r.span)}
+    assert repaired == {(v.position, v.code) for v in expected[1]}
+    assert all(r.repaired for r in reports)
