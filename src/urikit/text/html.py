@@ -122,7 +122,7 @@ def links(
 ) -> list[Link]:
     """Every link of the document ``html``, resolved (RFC 3986 §5.2), in document order.
 
-    ``base`` is the retrieval URI of the document (an absolute URI); the first
+    ``base`` is the retrieval URI of the document (an absolute URI or IRI); the first
     ``<base href>`` of the document, resolved against it, replaces it for all
     the other links.  ``<base>`` elements are links too.  A document given as
     ``bytes`` is decoded as browsers decode it (WHATWG HTML §13.2.3.2): by its
@@ -136,7 +136,8 @@ def links(
         html = decode_html(html, default_encoding)
     elif not isinstance(html, str):
         raise TypeError(f"links() takes the document as str or bytes, not {type(html).__name__}")
-    retrieval = URI(base_uri(base))
+    # An IRI base is mapped to its URI (RFC 3987 §3.1) to resolve against.
+    retrieval = URI(base_uri(base.to_uri() if isinstance(base, IRI) else base))
     found = list(_collect(html))
     first_base = next((i for i, item in enumerate(found) if item.tag == "base"), None)
     document_base = retrieval
