@@ -52,8 +52,9 @@ class StartTag(NamedTuple):
 _SPACE: Final = "\t\n\f\r "
 # A tag name, attribute name or unquoted value; NUL becomes U+FFFD (§13.2.5.8).
 _TAG_NAME: Final = re.compile(r"[A-Za-z][^\t\n\f\r />]*")
-# Where the data state can leave text: "<" before a letter, "!", "/" or "?".
-_TAG_OPEN: Final = re.compile(r"<[A-Za-z!/?]")
+# Where the data state can leave text: "<" before a letter (a start tag, whose
+# name is group 1, and group 2 its ">" when it has no attributes), "!", "/" or "?".
+_TAG_OPEN: Final = re.compile(r"<(?:([A-Za-z][^\t\n\f\r />]*)(>)?|[!/?])")
 # One attribute (§13.2.5.32 to §13.2.5.39), or the blanks and "/" before the
 # tag's end: the name (a "=" that begins a name belongs to it), then a value
 # double-quoted, single-quoted (the closing quote's group is None when the input
@@ -111,6 +112,41 @@ def start_tags(html: str, names: Container[str] | None = None) -> Iterator[Start
         if found is None:
             return
         lt = found.start()
+        tag_name = found.group(1)
+        if tag_name is not None:
+            tag_name = _lower(tag_name)
+            kept = names is None or tag_name in names or (foreign > 0 and tag_name == "font")
+            attributes: dict[str, str] | None = {} if kept else None
+            if found.group(2) is not None:
+                position, self_closing = found.end(), False
+            else:
+                tag = _tag(html, found.end(), attributes)
+                if tag is None:  # 13.2.5.8 eof-in-tag: the tag is not emitted
+                    return
+                position, self_closing = tag
+            if attributes is not None and (names is None or tag_name in names):
+                yield StartTag(tag_name, attributes, lt)
+            if foreign:
+                if tag_name in _BREAKOUT or (
+                    tag_name == "font"
+                    and attributes is not None
+                    and _FONT_BREAKOUT & attributes.keys()
+                ):
+                    foreign = 0
+                elif tag_name in _FOREIGN and not self_closing:
+                    foreign += 1
+            elif tag_name in _FOREIGN:
+                foreign = 0 if self_closing else 1
+            elif tag_name == "script":
+                position = _script_data(html, position)
+            elif tag_name == "plaintext":
+                return
+            elif tag_name in _END_TAG:
+                end = _END_TAG[tag_name].search(html, position)
+                if end is None:
+                    return
+                position = end.start()
+            continue
         ch = html[lt + 1]
         if ch == "!":  # 13.2.5.42 markup declaration open
             position = _declaration(html, lt + 2, foreign > 0)
@@ -133,35 +169,6 @@ def start_tags(html: str, names: Container[str] | None = None) -> Iterator[Start
             elif foreign and end_name in ("br", "p"):  # 13.2.6.5: these end tags break out
                 foreign = 0
             continue
-        name = _TAG_NAME.match(html, lt + 1)
-        assert name is not None
-        tag_name = _lower(name.group())
-        kept = names is None or tag_name in names or (foreign > 0 and tag_name == "font")
-        attributes: dict[str, str] | None = {} if kept else None
-        tag = _tag(html, name.end(), attributes)
-        if tag is None:  # 13.2.5.8 eof-in-tag: the tag is not emitted
-            return
-        position, self_closing = tag
-        if attributes is not None and (names is None or tag_name in names):
-            yield StartTag(tag_name, attributes, lt)
-        if foreign:
-            if tag_name in _BREAKOUT or (
-                tag_name == "font" and attributes is not None and _FONT_BREAKOUT & attributes.keys()
-            ):
-                foreign = 0
-            elif tag_name in _FOREIGN and not self_closing:
-                foreign += 1
-        elif tag_name in _FOREIGN:
-            foreign = 0 if self_closing else 1
-        elif tag_name == "script":
-            position = _script_data(html, position)
-        elif tag_name == "plaintext":
-            return
-        elif tag_name in _END_TAG:
-            end = _END_TAG[tag_name].search(html, position)
-            if end is None:
-                return
-            position = end.start()
 
 
 def _tag(html: str, position: int, attributes: dict[str, str] | None) -> tuple[int, bool] | None:
@@ -171,26 +178,29 @@ def _tag(html: str, position: int, attributes: dict[str, str] | None) -> tuple[i
     attributes are put in ``attributes`` unless it is None: a repeated one
     keeps its first value; one without a value has "".
     """
-    match = _ATTRIBUTE.match
-    while True:
-        if html.startswith(">", position):
-            return position + 1, False
-        found = match(html, position)
-        assert found is not None
+    seen: set[str] = set()  # names as written, read once
+    # Each match begins where the previous one ended: the pattern matches, if
+    # only the empty string, everywhere; the empty match at ">" or at the end
+    # of the input ends the tag.
+    for found in _ATTRIBUTE.finditer(html, position):
         last = found.lastindex  # the group that matched last tells the attribute's shape
         if last is None:  # 13.2.5.32: ">" or the end of the input
             end = found.end()
             if end >= len(html):
                 return None
-            return end + 1, end > position and html[end - 1] == "/"
+            return end + 1, end > found.start() and html[end - 1] == "/"
         if last in (_DOUBLE, _SINGLE):  # an open quote: 13.2.5.36 eof-in-tag
             return None
-        position = found.end()
         if attributes is not None:
-            name = _lower(found.group(1))
+            raw = found.group(1)
+            if raw in seen:
+                continue
+            seen.add(raw)
+            name = _lower(raw)
             if name not in attributes:
                 value = found.group(_VALUE_GROUP[last]) if last > 1 else ""
                 attributes[name] = decode_attribute(value.replace("\0", "\ufffd"))
+    return None
 
 
 def _declaration(html: str, position: int, foreign: bool) -> int:
