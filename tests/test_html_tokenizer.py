@@ -244,3 +244,43 @@ def test_default_encoding_reaches_links() -> None:
     assert str(link.uri) == "http://a/caf%C3%A9"
     (link,) = links(b'<a href="caf\xc3\xa9">', BASE)
     assert str(link.uri) == "http://a/caf%C3%83%C2%A9"
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<p>",
+                "<P>",
+                "<b>",
+                "<a>",
+                "<A href=x>",
+                "<img src=y>",
+                "<svg>",
+                "</svg>",
+                "<title>",
+                "</title>",
+                "<script>",
+                "</script>",
+                "<style>",
+                "</style>",
+                "<plaintext>",
+                "<!--",
+                "-->",
+                "<p title='<a href=z>'>",
+                "text",
+                "<",
+                ">",
+                "'",
+                "\u017fcript",
+                "<font color=1>",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_named_start_tags_are_those_of_the_full_pass(html: str) -> None:
+    """Skipping the start tags that change nothing changes nothing."""
+    names = {"a", "img"}
+    assert list(start_tags(html, names)) == [t for t in start_tags(html) if t.name in names]
