@@ -126,26 +126,9 @@ def start_tags(html: str, names: Container[str] | None = None) -> Iterator[Start
                 position, self_closing = tag
             if attributes is not None and (names is None or tag_name in names):
                 yield StartTag(tag_name, attributes, lt)
-            if foreign:
-                if tag_name in _BREAKOUT or (
-                    tag_name == "font"
-                    and attributes is not None
-                    and _FONT_BREAKOUT & attributes.keys()
-                ):
-                    foreign = 0
-                elif tag_name in _FOREIGN and not self_closing:
-                    foreign += 1
-            elif tag_name in _FOREIGN:
-                foreign = 0 if self_closing else 1
-            elif tag_name == "script":
-                position = _script_data(html, position)
-            elif tag_name == "plaintext":
-                return
-            elif tag_name in _END_TAG:
-                end = _END_TAG[tag_name].search(html, position)
-                if end is None:
-                    return
-                position = end.start()
+            position, foreign = _after_start_tag(
+                html, position, tag_name, attributes, self_closing, foreign
+            )
             continue
         ch = html[lt + 1]
         if ch == "!":  # 13.2.5.42 markup declaration open
@@ -169,6 +152,38 @@ def start_tags(html: str, names: Container[str] | None = None) -> Iterator[Start
             elif foreign and end_name in ("br", "p"):  # 13.2.6.5: these end tags break out
                 foreign = 0
             continue
+
+
+def _after_start_tag(
+    html: str,
+    position: int,
+    name: str,
+    attributes: dict[str, str] | None,
+    self_closing: bool,
+    foreign: int,
+) -> tuple[int, int]:
+    """Where tokenizing goes on after a start tag, and the depth of foreign content.
+
+    The tree builder switches to RCDATA, RAWTEXT, script data or PLAINTEXT
+    after these elements (§13.2.6.4.7), except in foreign content (§13.2.6.5),
+    which ``<svg>`` and ``<math>`` open and an HTML element breaks out of.
+    """
+    if foreign:
+        if name in _BREAKOUT or (
+            name == "font" and attributes is not None and _FONT_BREAKOUT & attributes.keys()
+        ):
+            return position, 0
+        return position, foreign + (name in _FOREIGN and not self_closing)
+    if name in _FOREIGN:
+        return position, 0 if self_closing else 1
+    if name == "script":
+        return _script_data(html, position), 0
+    if name == "plaintext":
+        return len(html), 0
+    if name in _END_TAG:
+        end = _END_TAG[name].search(html, position)
+        return (len(html) if end is None else end.start()), 0
+    return position, 0
 
 
 def _tag(html: str, position: int, attributes: dict[str, str] | None) -> tuple[int, bool] | None:
