@@ -65,6 +65,7 @@ PUBLIC = {
     "urikit.types",
     "urikit.report",
     "urikit.schemes",
+    "urikit.protocol_steps",
     "urikit.validate",
     "urikit.text",
     "urikit.security",

@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from test_cli_contract import json_records, subcommands, urikit
 
-from urikit.cli import build_parser
-
 BIN = str(Path(sys.executable).parent)
 
 

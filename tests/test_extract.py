@@ -19,6 +19,7 @@ from urikit.cli import main
 from urikit.errors import URIError
 from urikit.schemes import DEFAULT_REGISTRY
 from urikit.text.extract import SUFFIX_TLDS, Match, extract
+from urikit.text.repairs import repair
 from urikit.uri import URI
 
 
@@ -286,7 +287,7 @@ def test_non_ascii_is_repaired_and_reported() -> None:
     (match,) = extract(text)
     assert str(match) == "http://example.com/caf%C3%A9"
     assert match.text == "http://example.com/caf\u00e9"
-    (violation,) = match.violations
+    (violation,) = match.reports
     assert violation.code == "non-ascii"
     assert text[violation.position] == "\u00e9"
 
@@ -294,7 +295,7 @@ def test_non_ascii_is_repaired_and_reported() -> None:
 def test_violation_positions_point_into_the_input_across_a_line_break() -> None:
     text = "<http://x.org/a-\n   b\u00e9>"
     (match,) = extract(text)
-    (violation,) = match.violations
+    (violation,) = match.reports
     assert text[violation.position] == "\u00e9"
 
 
@@ -304,7 +305,7 @@ def test_a_candidate_that_cannot_be_repaired_is_skipped() -> None:
 
 
 def test_valid_uris_have_no_violations() -> None:
-    assert all(m.violations == () for m in extract(APPENDIX_C))
+    assert all(m.reports == () for m in extract(APPENDIX_C))
 
 
 # -- suffix references (§4.5) ---------------------------------------------------------------------
@@ -333,7 +334,7 @@ def test_suffix_reference_default_scheme_and_report() -> None:
     (match,) = extract("www.w3.org/Addressing/", suffix=True, default_scheme="https")
     assert str(match) == "https://www.w3.org/Addressing/"
     assert (match.start, match.end) == (0, 22)
-    assert [v.code for v in match.violations] == ["suffix-reference"]
+    assert [v.code for v in match.reports] == ["suffix-reference"]
 
 
 @pytest.mark.parametrize(
@@ -512,7 +513,7 @@ def test_matches_are_ordered_disjoint_valid_spans(text: str) -> None:
         assert previous_end <= match.start < match.end <= len(text)
         assert match.text == text[match.start : match.end]
         assert str(URI(str(match.uri))) == str(match)
-        if not match.violations:
+        if not match.reports:
             assert str(match) == "".join(match.text.split())
         previous_end = match.end
 
@@ -575,3 +576,27 @@ def test_cli_extract_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert captured.out == f"{document}\thttp://x.org/\n"  # several FILEs: each line names its file
     assert "missing.txt" in captured.err
+
+
+# -- the fast repairs agree with URI.lenient ------------------------------------------------------
+
+CANDIDATE = st.lists(
+    st.sampled_from([*"a/%?#[]:@ 0F", "\u00e9", "\u4e2d", "\U0001f600", "\xa0", "\x85", "\u200e"]),
+    max_size=20,
+).map(lambda parts: "http://h/" + "".join(parts))
+
+
+@given(CANDIDATE)
+def test_fast_repairs_agree_with_lenient(candidate: str) -> None:
+    """urikit.text.repairs makes run-at-a-time the repairs URI.lenient makes one by one."""
+    try:
+        expected = URI.lenient(candidate)
+    except URIError:
+        with pytest.raises(URIError):
+            repair(candidate, lambda offset: offset)
+        return
+    uri, reports = repair(candidate, lambda offset: offset)
+    assert uri == expected[0]
+    repaired = {(p, r.code) for r in reports for p in range(*r.span)}
+    assert repaired == {(v.position, v.code) for v in expected[1]}
+    assert all(r.repaired for r in reports)

@@ -30,7 +30,7 @@ from urikit.uri import URI
 RETRIEVAL = "http://host.example/dir/page.html"
 
 
-def resolved(html: str, base: str = RETRIEVAL) -> list[str | None]:
+def resolved(html: str | bytes, base: str = RETRIEVAL) -> list[str | None]:
     return [None if link.uri is None else str(link.uri) for link in links(html, base)]
 
 
@@ -142,7 +142,7 @@ def test_url_attributes(html: str, tag: str, attribute: str) -> None:
     (link,) = links(html, RETRIEVAL)
     assert (link.tag, link.attribute, link.raw) == (tag, attribute, "u")
     assert link.uri == URI("http://host.example/dir/u")
-    assert link.error is None and link.violations == ()
+    assert link.error is None and link.reports == ()
 
 
 def test_the_table_covers_the_elements() -> None:
@@ -213,7 +213,7 @@ def test_legacy_references_before_equals_or_letters_are_kept() -> None:
     (link,) = links('<a href="/p?x=1&copy=2&notit=3&reg;">', RETRIEVAL)
     assert link.raw == "/p?x=1&copy=2&notit=3\u00ae"
     assert str(link.uri) == "http://host.example/p?x=1&copy=2&notit=3%C2%AE"
-    assert [v.code for v in link.violations] == ["non-ascii"]
+    assert [v.code for v in link.reports] == ["non-ascii"]
 
 
 @pytest.mark.parametrize(
@@ -256,13 +256,13 @@ def test_surrounding_whitespace_is_stripped_silently() -> None:
     (link,) = links('<a href=" \n\t /x?y \r\n ">', RETRIEVAL)
     assert link.raw == " \n\t /x?y \r\n "
     assert link.uri == URI("http://host.example/x?y")
-    assert link.violations == ()
+    assert link.reports == ()
 
 
 def test_tabs_and_newlines_inside_are_removed_and_reported() -> None:
     (link,) = links('<a href="/a\tb\nc">', RETRIEVAL)
     assert link.uri == URI("http://host.example/abc")
-    assert [(v.code, v.position) for v in link.violations] == [
+    assert [(v.code, v.position) for v in link.reports] == [
         ("tab-or-newline", 2),
         ("tab-or-newline", 4),
     ]
@@ -272,7 +272,7 @@ def test_invalid_reference_repaired_and_reported() -> None:
     (link,) = links('<a href="/a b/&lt;c&gt;">', RETRIEVAL)
     assert link.raw == "/a b/<c>"
     assert link.uri == URI("http://host.example/a%20b/%3Cc%3E")
-    assert [(v.code, v.position) for v in link.violations] == [
+    assert [(v.code, v.position) for v in link.reports] == [
         ("whitespace", 2),
         ("forbidden-character", 5),
         ("forbidden-character", 7),
@@ -423,9 +423,10 @@ def test_hostile_documents_finish(name: str) -> None:
         signal.signal(signal.SIGALRM, previous)
 
 
-def test_links_takes_str() -> None:
+def test_links_takes_str_or_bytes() -> None:
+    assert resolved(b"<a href=x>") == ["http://host.example/dir/x"]
     with pytest.raises(TypeError):
-        links(b"<a href=x>", RETRIEVAL)  # type: ignore[arg-type]
+        links(bytearray(b"<a href=x>"), RETRIEVAL)  # type: ignore[arg-type]
 
 
 # -- the command ----------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ from typing import Any
 
 from .. import URI, URIError
 from ..report import printable
+from ..validate import RULE_NAMES, check
 from . import _input, _output
 from ._choices import case_insensitive
-from ..validate import RULE_NAMES, check
 from ._help import Formatter, examples
 
 COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")

@@ -84,7 +84,7 @@ def _extract(args: argparse.Namespace) -> int:
                         **fields,
                         "ok": True,
                         "uri": str(match.uri),
-                        "violations": _violations(match.violations),
+                        "violations": _violations(match.reports),
                     }
                 )
             else:
@@ -154,7 +154,7 @@ def _links(args: argparse.Namespace) -> int:
                         "ok": True,
                         "uri": str(link.uri),
                         **place,
-                        "violations": _violations(link.violations),
+                        "violations": _violations(link.reports),
                     }
                 )
             else:

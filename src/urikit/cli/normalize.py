@@ -7,7 +7,8 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, get_args
 
-from .. import IRI, TRACKING_PARAMS, URIError, comparison_rung
+from .. import IRI, URIError, comparison_rung
+from ..protocol_steps import TRACKING_PARAMS
 from ..types import Level
 from . import _input, _output
 from ._help import Formatter, examples

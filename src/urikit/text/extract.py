@@ -27,7 +27,7 @@ A match's span is the URI text itself: it excludes the delimiters and the
 ``URL:`` prefix, and includes the white space of a broken line.  A candidate
 that is not a valid URI is parsed leniently (``URI.lenient``): a sensible
 repair (percent-encoding a non-ASCII letter, a "[" outside an IP literal) is
-kept and reported in ``Match.violations``; a candidate that cannot be
+kept and reported in ``Match.reports``; a candidate that cannot be
 repaired is skipped.
 
 Every step looks at each character a bounded number of times, and no regular
@@ -38,15 +38,18 @@ in the length of the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterator
-from dataclasses import dataclass, replace
+from bisect import bisect_right
+from collections.abc import Callable, Container, Iterator
+from dataclasses import dataclass
+from itertools import accumulate
 from typing import Final
 
 from ..errors import URIError
 from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
-from ..report import Report, Severity
+from ..report import Report
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
+from .repairs import repair
 
 __all__ = ["SUFFIX_TLDS", "Match", "extract"]
 
@@ -58,16 +61,16 @@ class Match:
     ``start`` and ``end`` are the span of the URI in the input (character
     offsets; delimiters and a ``URL:`` prefix excluded), ``text`` is
     ``input[start:end]`` (with the white space of a broken line, if any),
-    ``uri`` the URI, and ``violations`` the repairs made to get it: lenient
-    percent-encodings and the completion of a suffix reference, each with its
-    position in the input.  ``str(match)`` is the URI.
+    ``uri`` the URI, and ``reports`` the changes made to get it, each with
+    ``repaired=True`` and its span in the input: lenient percent-encodings
+    and the completion of a suffix reference.  ``str(match)`` is the URI.
     """
 
     start: int
     end: int
     text: str
     uri: URI
-    violations: tuple[Report, ...] = ()
+    reports: tuple[Report, ...] = ()
 
     def __str__(self) -> str:
         return str(self.uri)
@@ -115,7 +118,14 @@ _DOTTED: Final = re.compile(f"{_LABEL}+(?:\\.{_LABEL}+)+")
 _NOT_IN_NAME: Final = r"(?<![\w.@%+\-/:~])"
 _HOST_START: Final = f"{_NOT_IN_NAME}[{ALPHA}{DIGIT}]{_LABEL}*\\.[{ALPHA}{DIGIT}]"
 _OPEN_QUOTES: Final = {'"': '"', "\u201c": "\u201d"}
-_FIND: Final = re.compile(f'(?P<open>[<"\u201c])|{_NOT_AFTER_WORD}(?P<scheme>{_SCHEME}):')
+# A delimiter counts only before what a candidate must begin with, a scheme or a
+# host name (a letter or digit), after blanks (in "<...>") and a "URL:" prefix:
+# a stray "<" or quote costs one look, not a scan.
+_OPENS: Final = (
+    f"<(?=\\s*(?:{_URL_PREFIX.pattern})?[{ALPHA}{DIGIT}])"
+    f'|["\u201c](?=(?:{_URL_PREFIX.pattern})?[{ALPHA}{DIGIT}])'
+)
+_FIND: Final = re.compile(f"(?P<open>{_OPENS})|{_NOT_AFTER_WORD}(?P<scheme>{_SCHEME}):")
 _FIND_SUFFIX: Final = re.compile(f"{_FIND.pattern}|(?P<host>{_HOST_START})")
 _HOST_BOUNDARY: Final = re.compile(_NOT_IN_NAME)
 # Sentence punctuation that ends an undelimited URI rather than belonging to it,
@@ -290,7 +300,7 @@ class _Extractor:
                 return None
             if not (delimited or rest.startswith("//") or self.counts(scheme.group(1), rest)):
                 return None
-            parsed = _parse(candidate)
+            parsed = _parse(candidate, _where(pieces, 0))
             host = None
         elif self.default_scheme is not None:
             dotted = _DOTTED.match(candidate)
@@ -300,52 +310,53 @@ class _Extractor:
                 return None
             host = dotted.group()
             lead = f"{self.default_scheme}://"
-            parsed = _parse(lead + candidate, shift=len(lead))
+            parsed = _parse(lead + candidate, _where(pieces, len(lead)))
             added.append(
                 Report(
                     "suffix-reference",
                     f'a suffix reference completed with "{lead}" (RFC 3986 §4.5)',
-                    Severity.INFO,
-                    (pieces[0][0], pieces[0][0]),
-                    True,
+                    span=(pieces[0][0], pieces[0][0]),
+                    repaired=True,
                 )
             )
         else:
             return None
         if parsed is None:
             return None
-        uri, repairs = parsed
+        uri, reports = parsed
         if host is not None and uri.host != host:
             return None
-        violations = tuple(replace(v, span=_span_to_input(pieces, v.span)) for v in repairs)
         start, end = pieces[0][0], pieces[-1][1]
-        return Match(start, end, text[start:end], uri, tuple(added) + violations)
+        return Match(start, end, text[start:end], uri, (*added, *reports))
 
 
-def _span_to_input(pieces: Pieces, span: tuple[int, int]) -> tuple[int, int]:
-    start = _to_input(pieces, span[0])
-    return (start, _to_input(pieces, span[1] - 1) + 1) if span[1] > span[0] else (start, start)
-
-
-def _parse(candidate: str, shift: int = 0) -> tuple[URI, list[Report]] | None:
+def _parse(candidate: str, where: Callable[[int], int]) -> tuple[URI, list[Report]] | None:
     """The URI of a candidate, strictly or by a lenient repair; None if neither works.
 
-    Report spans are made relative to the candidate minus ``shift``
-    leading characters that are not in the input.
+    ``where`` maps an offset in the candidate to a position in the input.
     """
     try:
         return URI(candidate), []
     except URIError:
         pass
     try:
-        repaired = URI.lenient(candidate)
+        return repair(candidate, where)
     except URIError:
         return None
-    moved = [
-        replace(v, span=(max(v.span[0] - shift, 0), max(v.span[1] - shift, 0)))
-        for v in repaired.reports
-    ]
-    return repaired.uri, moved
+
+
+def _where(pieces: Pieces, shift: int) -> Callable[[int], int]:
+    """Offsets in the joined pieces, after ``shift`` added characters, to input positions."""
+    starts = list(accumulate((b - a for a, b in pieces), initial=0))
+
+    def where(offset: int) -> int:
+        offset = max(offset - shift, 0)
+        index = bisect_right(starts, offset) - 1
+        if index >= len(pieces):
+            return pieces[-1][1]
+        return pieces[index][0] + offset - starts[index]
+
+    return where
 
 
 def _scan(text: str, start: int, *, balanced: bool, joins: bool) -> Pieces:
@@ -417,15 +428,6 @@ def _trim(text: str, pieces: Pieces, chars: str) -> Pieces:
             break
         pieces.pop()
     return pieces
-
-
-def _to_input(pieces: Pieces, offset: int) -> int:
-    """The input position of offset ``offset`` in the joined pieces."""
-    for a, b in pieces:
-        if offset < b - a:
-            return a + offset
-        offset -= b - a
-    return pieces[-1][1]
 
 
 def _is_host(name: str) -> bool:

@@ -8,11 +8,11 @@ document; a relative ``href`` on it is resolved against the retrieval URI
 each candidate of a ``srcset``, and the URL of ``<meta http-equiv=refresh>``
 becomes a :class:`Link`, in document order.
 
-The document is read by the standard library's :class:`html.parser.HTMLParser`,
-which copes with real-world markup (unclosed tags, raw text in ``<script>``
-and ``<style>``).  Attribute values are taken from the start tag as written
-(``get_starttag_text``) and decoded by HTML's rules for character references
-in attributes: ``html.unescape`` would turn ``?a=1&copy=2`` into ``?a=1©=2``,
+The start tags are read as browsers read them, by the WHATWG HTML tokenizer
+(:mod:`urikit.text.tokenizer`), in one linear pass; a document given as bytes
+is decoded first as browsers decode it (:mod:`urikit.text.encoding`).
+Attribute values are decoded by HTML's rules for character references in
+attributes: ``html.unescape`` would turn ``?a=1&copy=2`` into ``?a=1©=2``,
 where HTML keeps a legacy reference without ";" that is followed by "=" or a
 letter or digit as it is written (WHATWG HTML §13.2.5.73).
 
@@ -21,26 +21,32 @@ ASCII white space is stripped (a "valid URL potentially surrounded by
 spaces"); a tab or line break inside is removed and reported (WHATWG URL,
 "remove all ASCII tab or newline").  A value that is not a URI reference is
 repaired by ``URI.lenient`` and the repairs are reported in
-``Link.violations``; one that cannot be repaired gets ``Link.error``.
+``Link.reports``; one that cannot be repaired gets ``Link.error``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
-from html import unescape
-from html.entities import html5
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from ..errors import URIError
-from ..report import Report, Severity
+from ..report import Report
+from ..resolve import check_base
 from ..uri import IRI, URI, resolve
+from .encoding import decode_html
+from .repairs import repair
+from .tokenizer import decode_attribute, start_tag_attributes, start_tags
 
-_Reference = (URI, IRI)
-
-__all__ = ["URL_ATTRIBUTES", "Link", "links"]
+__all__ = [
+    "URL_ATTRIBUTES",
+    "Link",
+    "decode_attribute",
+    "links",
+    "refresh_url",
+    "srcset_urls",
+    "start_tag_attributes",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +57,10 @@ class Link:
     the attribute value as written after character references are decoded
     (for ``srcset`` one candidate's URL, for a refresh the URL part of
     ``content``).  ``uri`` is the resolved URI, or None when the value is not
-    a URI reference, with ``error`` saying why.  ``violations`` are the repairs
-    made to the value (positions index ``raw``).  ``position`` is the start
-    tag's (line, column): line from 1, column from 0, as ``html.parser``
-    counts them.
+    a URI reference, with ``error`` saying why.  ``reports`` are the repairs
+    made to the value (``repaired=True``; spans index ``raw``).  ``position``
+    is the start tag's (line, column): line from 1, column from 0, counting
+    line feeds.
     """
 
     tag: str
@@ -62,7 +68,7 @@ class Link:
     raw: str
     uri: URI | None
     error: URIError | None = None
-    violations: tuple[Report, ...] = ()
+    reports: tuple[Report, ...] = ()
     position: tuple[int, int] = (1, 0)
 
 
@@ -98,9 +104,9 @@ URL_ATTRIBUTES: Final[Mapping[str, Mapping[str, str]]] = {
 # ASCII whitespace (WHATWG Infra): TAB, LF, FF, CR, SPACE.
 _ASCII_SPACE: Final = "\t\n\f\r "
 _TAB_OR_NEWLINE: Final = "\t\n\r"
-# A character reference (WHATWG HTML §13.2.5.72): numeric, or a name of at most
-# 32 characters (the longest in the table) that is matched by longest prefix.
-_CHARREF: Final = re.compile(r"&(?:#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|([A-Za-z][A-Za-z0-9]{0,31};?))")
+
+
+_TAGS: Final = frozenset({*URL_ATTRIBUTES, "meta"})
 
 
 class _Found(NamedTuple):
@@ -110,23 +116,29 @@ class _Found(NamedTuple):
     position: tuple[int, int]
 
 
-def links(html: str, base: _Reference | str) -> list[Link]:
+def links(
+    html: str | bytes, base: URI | IRI | str, *, default_encoding: str | None = None
+) -> list[Link]:
     """Every link of the document ``html``, resolved (RFC 3986 §5.2), in document order.
 
-    ``base`` is the retrieval URI of the document (an absolute URI); the first
+    ``base`` is the retrieval URI of the document (an absolute URI or IRI); the first
     ``<base href>`` of the document, resolved against it, replaces it for all
-    the other links.  ``<base>`` elements are links too.
+    the other links.  ``<base>`` elements are links too.  A document given as
+    ``bytes`` is decoded as browsers decode it (WHATWG HTML §13.2.3.2): by its
+    byte order mark, else the ``<meta>`` charset in its first 1024 bytes,
+    else ``default_encoding`` (a label such as ``"utf-8"``), else windows-1252.
 
     >>> [str(l.uri) for l in links('<base href="/t/"><a href="x">', "http://a/b")]
     ['http://a/t/', 'http://a/t/x']
     """
-    if not isinstance(html, str):
-        raise TypeError(f"links() takes the document as a str, not {type(html).__name__}")
-    retrieval = URI(base)
-    collector = _Collector()
-    collector.feed(html)
-    collector.close()
-    found = collector.found
+    if isinstance(html, bytes):
+        html = decode_html(html, default_encoding)
+    elif not isinstance(html, str):
+        raise TypeError(f"links() takes the document as str or bytes, not {type(html).__name__}")
+    # An IRI base is mapped to its URI (RFC 3987 §3.1) to resolve against.
+    retrieval = URI(base.to_uri() if isinstance(base, IRI) else base)
+    check_base(retrieval.parts)
+    found = list(_collect(html))
     first_base = next((i for i, item in enumerate(found) if item.tag == "base"), None)
     document_base = retrieval
     result: list[Link] = []
@@ -143,6 +155,34 @@ def links(html: str, base: _Reference | str) -> list[Link]:
     return result
 
 
+def _collect(html: str) -> Iterator[_Found]:
+    """The URL-valued attributes of the start tags, in document order."""
+    line, line_start, counted = 1, 0, 0
+    for tag in start_tags(html, _TAGS):
+        wanted = URL_ATTRIBUTES.get(tag.name)
+        # Offsets only grow, so the line feeds are counted once in all.
+        newlines = html.count("\n", counted, tag.offset)
+        if newlines:
+            line += newlines
+            line_start = html.rfind("\n", counted, tag.offset) + 1
+        counted = tag.offset
+        position = (line, tag.offset - line_start)
+        attributes = tag.attributes
+        if wanted is None:
+            if attributes.get("http-equiv", "").strip(_ASCII_SPACE).lower() == "refresh":
+                url = refresh_url(attributes.get("content", ""))
+                if url is not None:
+                    yield _Found(tag.name, "content", url, position)
+            continue
+        for name, value in attributes.items():
+            kind = wanted.get(name)
+            if kind == _URL:
+                yield _Found(tag.name, name, value, position)
+            elif kind == _SRCSET:
+                for url in srcset_urls(value):
+                    yield _Found(tag.name, name, url, position)
+
+
 def _link(item: _Found, against: URI) -> Link:
     """The Link of one value: made a reference, repaired if need be, resolved."""
     raw = item.raw
@@ -151,140 +191,32 @@ def _link(item: _Found, against: URI) -> Link:
         start += 1
     while end > start and raw[end - 1] in _ASCII_SPACE:
         end -= 1
-    kept = [i for i in range(start, end) if raw[i] not in _TAB_OR_NEWLINE]
-    violations = [
-        Report(
-            "tab-or-newline",
-            "a tab or line break inside a URL is removed (WHATWG URL parsing)",
-            Severity.LOW,
-            (i, i + 1),
-            True,
-        )
-        for i in range(start, end)
-        if raw[i] in _TAB_OR_NEWLINE
-    ]
-    value = "".join(raw[i] for i in kept)
+    value = raw[start:end]
+    kept: list[int] | range = range(start, end)
+    reports: list[Report] = []
+    if any(ch in value for ch in _TAB_OR_NEWLINE):
+        kept = [i for i in kept if raw[i] not in _TAB_OR_NEWLINE]
+        reports = [
+            Report(
+                "tab-or-newline",
+                "a tab or line break inside a URL is removed (WHATWG URL parsing)",
+                span=(i, i + 1),
+                repaired=True,
+            )
+            for i in range(start, end)
+            if raw[i] in _TAB_OR_NEWLINE
+        ]
+        value = "".join(raw[i] for i in kept)
     try:
         reference = URI(value)
     except URIError:
         try:
-            reference, repairs = URI.lenient(value)
+            reference, repairs = repair(value, lambda offset: kept[min(offset, len(kept) - 1)])
         except URIError as exc:
-            return Link(item.tag, item.attribute, raw, None, exc, tuple(violations), item.position)
-        for v in repairs:
-            where = kept[v.position] if v.position < len(kept) else end
-            last = kept[v.span[1] - 1] + 1 if v.span[0] < v.span[1] <= len(kept) else where
-            violations.append(replace(v, span=(where, max(where, last))))
+            return Link(item.tag, item.attribute, raw, None, exc, tuple(reports), item.position)
+        reports.extend(repairs)
     target = resolve(against, reference)
-    return Link(item.tag, item.attribute, raw, target, None, tuple(violations), item.position)
-
-
-class _Collector(HTMLParser):
-    """Collects the URL-valued attributes of the start tags, in order."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[_Found] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        wanted = URL_ATTRIBUTES.get(tag)
-        if wanted is None and tag != "meta":
-            return
-        position = self.getpos()
-        tag_text = self.get_starttag_text() or ""
-        attributes = start_tag_attributes(tag_text)
-        if tag == "meta":
-            if attributes.get("http-equiv", "").strip(_ASCII_SPACE).lower() == "refresh":
-                url = refresh_url(attributes.get("content", ""))
-                if url is not None:
-                    self.found.append(_Found(tag, "content", url, position))
-            return
-        assert wanted is not None
-        for name, value in attributes.items():
-            kind = wanted.get(name)
-            if kind == _URL:
-                self.found.append(_Found(tag, name, value, position))
-            elif kind == _SRCSET:
-                for url in srcset_urls(value):
-                    self.found.append(_Found(tag, name, url, position))
-
-
-# -- attribute values (WHATWG HTML §13.2.5.32-§13.2.5.42, §13.2.5.72-§13.2.5.80) ----
-
-
-def start_tag_attributes(tag_text: str) -> dict[str, str]:
-    """The attributes of a start tag's text, names in lower case, values decoded.
-
-    A repeated attribute keeps its first value; an attribute without a value
-    has the empty string (HTML §13.2.5.33 to §13.2.5.39).
-    """
-    n = len(tag_text)
-    i = 1
-    while i < n and tag_text[i] not in _ASCII_SPACE + "/>":
-        i += 1
-    attributes: dict[str, str] = {}
-    while True:
-        while i < n and tag_text[i] in _ASCII_SPACE + "/":
-            i += 1
-        if i >= n or tag_text[i] == ">":
-            return attributes
-        j = i + 1  # a "=" that begins a name belongs to it (§13.2.5.32)
-        while j < n and tag_text[j] not in _ASCII_SPACE + "/>=":
-            j += 1
-        name = tag_text[i:j].lower()
-        i = j
-        while i < n and tag_text[i] in _ASCII_SPACE:
-            i += 1
-        value = ""
-        if i < n and tag_text[i] == "=":
-            i += 1
-            while i < n and tag_text[i] in _ASCII_SPACE:
-                i += 1
-            if i < n and tag_text[i] in "\"'":
-                close = tag_text.find(tag_text[i], i + 1)
-                close = n if close < 0 else close
-                value = tag_text[i + 1 : close]
-                i = close + 1
-            else:
-                j = i
-                while j < n and tag_text[j] not in _ASCII_SPACE + ">":
-                    j += 1
-                value = tag_text[i:j]
-                i = j
-        attributes.setdefault(name, decode_attribute(value))
-
-
-def decode_attribute(value: str) -> str:
-    """Decode the character references of an attribute value (HTML §13.2.5.72).
-
-    A named reference is matched by its longest prefix in the table.  In an
-    attribute, one not ended by ";" and followed by "=" or a letter or digit
-    is kept as written (§13.2.5.73), so ``&copy=2`` stays ``&copy=2``.
-    """
-    if "&" not in value:
-        return value
-
-    def replace(found: re.Match[str]) -> str:
-        text = found.group(0)
-        name = found.group(1)
-        if name is None:
-            return _numeric(text)
-        for size in range(len(name), 1, -1):
-            decoded = html5.get(name[:size])
-            if decoded is None:
-                continue
-            following = found.string[found.start() + 1 + size : found.start() + 2 + size]
-            if name[size - 1] != ";" and (following == "=" or following.isalnum()):
-                return text
-            return decoded + name[size:]
-        return text
-
-    return _CHARREF.sub(replace, value)
-
-
-def _numeric(reference: str) -> str:
-    """A numeric character reference (§13.2.5.80: 0, surrogates and too large give U+FFFD)."""
-    return unescape(reference)
+    return Link(item.tag, item.attribute, raw, target, None, tuple(reports), item.position)
 
 
 # -- srcset and refresh ---------------------------------------------------------------
