@@ -586,17 +586,19 @@ CANDIDATE = st.lists(
 ).map(lambda parts: "http://h/" + "".join(parts))
 
 
-@given(CANDIDATE)
-def test_fast_repairs_agree_with_lenient(candidate: str) -> None:
-    """urikit.text.repairs makes run-at-a-time the repairs URI.lenient makes one by one."""
+@given(CANDIDATE, st.integers(0, 50))
+def test_repairs_are_lenients_moved_into_the_document(candidate: str, shift: int) -> None:
+    """urikit.text.repairs reports what URI.lenient repaired, spans moved by ``where``."""
     try:
         expected = URI.lenient(candidate)
     except URIError:
         with pytest.raises(URIError):
-            repair(candidate, lambda offset: offset)
+            repair(candidate, lambda offset: offset + shift)
         return
-    uri, reports = repair(candidate, lambda offset: offset)
-    assert uri == expected[0]
-    repaired = {(p, r.code) for r in reports for p in range(*r.span)}
-    assert repaired == {(v.position, v.code) for v in expected[1]}
+    uri, reports = repair(candidate, lambda offset: offset + shift)
+    assert uri == expected.uri
+    assert [(r.code, r.span) for r in reports] == [
+        (v.code, (v.span[0] + shift, max(v.span[1], v.span[0] + 1) + shift))
+        for v in expected.reports
+    ]
     assert all(r.repaired for r in reports)

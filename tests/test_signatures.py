@@ -44,9 +44,7 @@ def _parameters(
     if skip_first:
         params = params[1:]
     return [
-        (p.name, p.kind, p.default, str(p.annotation))
-        for p in params
-        if p.name not in supplied
+        (p.name, p.kind, p.default, str(p.annotation)) for p in params if p.name not in supplied
     ]
 
 

@@ -93,8 +93,8 @@ def equivalent(
     if level == "string":
         return False
     uri_a, uri_b = _uri_form(ref_a), _uri_form(ref_b)
-    form_a = uri_a.normalize(level=level, registry=registry)
-    return str(form_a) == str(uri_b.normalize(level=level, registry=registry))
+    normal_a = uri_a.normalize(level=level, registry=registry)
+    return str(normal_a) == str(uri_b.normalize(level=level, registry=registry))
 
 
 def comparison_rung(

@@ -139,6 +139,8 @@ def check_structure(scheme: str | None, authority: str | None, path: str) -> Non
                 position=first.index(":"),
                 rule="path-noscheme",
             )
+
+
 def component_spans(parts: Parts) -> dict[str, tuple[int, int]]:
     """Where each defined component stands in ``parts.text()`` (§3, §5.3).
 

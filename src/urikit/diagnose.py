@@ -25,8 +25,9 @@ pieces of an address, and the alternatives of a host, which the input cannot
 tell apart), which report the rule around them.  The state whose reported rule
 is nested deepest wins; between equals, a state reached from a reading under
 which the input so far is already complete (``http://a`` read as a host rather
-than as a userinfo waiting for ``"@"``); then the state written first in the
-grammar.  The reason lists what could have continued there: the one-character
+than as a userinfo waiting for ``"@"``); then the state whose next character
+leaves the fewest to acceptance (``http://`` before a host, not a userinfo); then the state
+written first in the grammar.  The reason lists what could have continued there: the one-character
 rules and quoted strings of those states' transitions.
 """
 
@@ -35,8 +36,9 @@ from __future__ import annotations
 import bisect
 import operator
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, cached_property
 from typing import Final, TypeAlias
 
 from .errors import URIError
@@ -60,12 +62,13 @@ __all__ = ["NFA", "PARTS", "Alphabet", "Automaton", "alphabet", "automaton", "lo
 
 #: Rules an error reports as the rule around them: the character classes, the
 #: pieces of an IP address, and the alternatives of a host (RFC 3986 §3.2.2:
-#: a failing host cannot say whether it was meant as an IPv4address or a reg-name).
+#: a failing host cannot say whether it was meant as an IPv4address, a reg-name
+#: or an IP-literal; inside the brackets the address rules report themselves).
 PARTS: Final = frozenset(
     {
         "ALPHA", "DIGIT", "HEXDIG", "pct-encoded", "unreserved", "iunreserved",
         "gen-delims", "sub-delims", "reserved", "ucschar", "iprivate", "pchar", "ipchar",
-        "h16", "ls32", "dec-octet", "IPv4address", "reg-name", "ireg-name",
+        "h16", "ls32", "dec-octet", "IPv4address", "reg-name", "ireg-name", "IP-literal",
     }
 )  # fmt: skip
 
@@ -256,6 +259,31 @@ class NFA:
                     todo.append(t)
         return frozenset(seen)
 
+    @cached_property
+    def distance(self) -> list[int]:
+        """For each state, the fewest characters that take it to acceptance."""
+        into: list[list[tuple[int, int]]] = [[] for _ in self.stack]
+        for a, edges in enumerate(self.edges):
+            for _, b, _ in edges:
+                into[b].append((a, 1))
+        for a, targets in enumerate(self.eps):
+            for b in targets:
+                into[b].append((a, 0))
+        far = len(self.stack) + 1
+        distance = [far] * len(self.stack)
+        distance[self.final] = 0
+        queue: deque[int] = deque([self.final])
+        while queue:  # 0-1 breadth-first search from the final state, backwards
+            b = queue.popleft()
+            for a, cost in into[b]:
+                if distance[b] + cost < distance[a]:
+                    distance[a] = distance[b] + cost
+                    if cost:
+                        queue.append(a)
+                    else:
+                        queue.appendleft(a)
+        return distance
+
     def reported(self, state: int) -> tuple[int, str]:
         """The rule an error in ``state`` reports, and how deep it is nested."""
         stack = self.stack[state]
@@ -372,7 +400,12 @@ class Automaton:
             reach = nfa.closure((t,))
             if nfa.final in reach:
                 complete |= reach
-        frontier.sort(key=lambda s: (-nfa.reported(s)[0], s not in complete, s))
+        distance = nfa.distance
+
+        def after(s: int) -> int:  # the fewest characters to acceptance past one read in s
+            return min(distance[b] for _, b, _ in nfa.edges[s])
+
+        frontier.sort(key=lambda s: (-nfa.reported(s)[0], s not in complete, after(s), s))
         best = frontier[0]
         rule = nfa.reported(best)[1]
         if name:

@@ -266,12 +266,13 @@ class Rule:
 
 def lit(text: str) -> Node:
     """An ABNF quoted string: case-insensitive (RFC 5234 §2.3)."""
-    name = f'"{text}"'
+    # Each character is named by the rest of the string from it: after "%" of
+    # "%25", an error message expects "25".
     items = tuple(
-        Chars(_class_char(ord(c.upper())) + _class_char(ord(c.lower())), name)
+        Chars(_class_char(ord(c.upper())) + _class_char(ord(c.lower())), f'"{text[i:]}"')
         if c.upper() != c.lower()
-        else Chars(_class_char(ord(c)), name)
-        for c in text
+        else Chars(_class_char(ord(c)), f'"{text[i:]}"')
+        for i, c in enumerate(text)
     )
     return items[0] if len(items) == 1 else Seq(items)
 

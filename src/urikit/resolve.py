@@ -60,6 +60,7 @@ def transform_references(base: Parts, ref: Parts, *, strict: bool = True) -> str
     r_scheme = ref.scheme
     if not strict and r_scheme is not None and r_scheme.lower() == str(base.scheme).lower():
         r_scheme = None
+    t_scheme: str | None
     if r_scheme is not None:
         t_scheme = r_scheme
         t_authority = ref.authority

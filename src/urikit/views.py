@@ -24,6 +24,7 @@ from typing import Final, TypeAlias
 from .errors import URIError
 from .grammar import ALPHA, DIGIT, PCT_ENCODED
 from .percent import percent_decode
+from .types import Component
 from .uri import IRI, URI
 
 #: What a view reads: a URI, an IRI, or text parsed as a URI.
@@ -39,7 +40,7 @@ def _reference(uri: Reference, scheme: str, rfc: str) -> URI | IRI:
     return ref
 
 
-def _refuse(ref: URI | IRI, component: str, reason: str) -> URIError:
+def _refuse(ref: URI | IRI, component: Component, reason: str) -> URIError:
     span = ref.span(component)
     return URIError(reason, text=str(ref), position=span[0] if span else 0, rule=component)
 

@@ -157,7 +157,7 @@ class Records:
         if not self.lenient:
             return cls(text)
         repaired = cls.lenient(text)
-        self._repairs.extend(repaired.violations)
+        self._repairs.extend(repaired.reports)
         return repaired.uri
 
     def run(

@@ -120,7 +120,8 @@ def register(subparsers: Any) -> None:
         epilog=examples(
             "$ urikit validate --rule ipv6address '::ffff:192.0.2.128'\nvalid: ::ffff:192.0.2.128",
             "$ urikit validate 'http://a b/'\n"
-            "error: http://a b/\t8\thost\tcharacter not allowed in a host (§3.2.2)",
+            'error: http://a b/\t8\thost\texpected unreserved, sub-delims, "%", ":", "/", '
+            '"@", "?" or "#" (RFC 3986 §3.2.2)',
         ),
     )
     validate.add_argument("uri", nargs="*", help="inputs (default: one per line on stdin)")

@@ -47,9 +47,7 @@ __all__ = ["audit"]
 MAX_NESTING: Final = 3
 
 
-def audit(
-    uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY
-) -> list[Report]:
+def audit(uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY) -> list[Report]:
     """What in ``uri`` deserves caution (RFC 3986 §7), as a list of findings.
 
     ``uri`` is a :class:`~urikit.URI` (or IRI) or any text: text that is not
@@ -110,9 +108,7 @@ _WRAPPER: Final = re.compile(rf"[\x00-\x20]*({URI_GRAMMAR.sources['scheme']}):")
 _ABSOLUTE: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
 
 
-def _wrapped(
-    text: str, registry: SchemeRegistry, depth: int, outer: list[Report]
-) -> list[Report]:
+def _wrapped(text: str, registry: SchemeRegistry, depth: int, outer: list[Report]) -> list[Report]:
     """The findings of the URL that the scheme of ``text`` wraps, in ``text``'s spans.
 
     The wrapped URL follows the scheme's ":" and ends where the scheme's
@@ -145,6 +141,8 @@ def _wrapped(
 # --- invisible characters -------------------------------------------------------------
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
+
+
 def _check_invisible(text: str, findings: list[Report]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
     a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
@@ -171,9 +169,7 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
 
 # --- text that cannot be read ---------------------------------------------------------
 
-_AUTHORITY_START: Final = re.compile(
-    rf"[\x00-\x20]*(?:({URI_GRAMMAR.sources['scheme']}):)?//"
-)
+_AUTHORITY_START: Final = re.compile(rf"[\x00-\x20]*(?:({URI_GRAMMAR.sources['scheme']}):)?//")
 
 
 def _salvage(text: str, registry: SchemeRegistry, findings: list[Report]) -> None:

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 from ..grammar import ALPHA, DIGIT, HEXDIG, PCT_ENCODED, URI_GRAMMAR
 from ..report import Report, Severity, printable, quote
 from ..schemes import SchemeRegistry
+from ..types import Component
 from .findings import Mapper, Reference, finding
 from .hosts import (
     internal_reason,
@@ -430,7 +431,11 @@ _QUERY_SEPARATORS: Final = re.compile("[&;=]")
 def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -> None:
     """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
     text = str(ref)
-    for component, separators in (("path", _PATH_SEPARATOR), ("query", _QUERY_SEPARATORS)):
+    places: tuple[tuple[Component, re.Pattern[str]], ...] = (
+        ("path", _PATH_SEPARATOR),
+        ("query", _QUERY_SEPARATORS),
+    )
+    for component, separators in places:
         span = ref.span(component)
         if span is None:
             continue

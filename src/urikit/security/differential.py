@@ -29,6 +29,7 @@ from urllib.parse import unquote, urlsplit
 from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from ..types import Component
 from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
 
@@ -219,9 +220,9 @@ def _userinfo_key(userinfo: str | None) -> str:
 
 def compare(
     ours: Reading, theirs: Reading, registry: SchemeRegistry = DEFAULT_REGISTRY
-) -> list[str]:
+) -> list[Component]:
     """The components (scheme, userinfo, host, port) whose meaning differs."""
-    differs: list[str] = []
+    differs: list[Component] = []
     scheme = (ours.scheme or "").lower()
     if ours.scheme is not None and theirs.scheme is not None and scheme != theirs.scheme.lower():
         differs.append("scheme")

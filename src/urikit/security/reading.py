@@ -53,9 +53,15 @@ def _repairs(text: str, items: Sequence[Report]) -> Sequence[_Repair]:
     """The repairs of a lenient parse, each at its place in the text given."""
     repairs: list[_Repair] = []
     for item in items:
-        start = item.span[0]
-        char = None if item.code in _AROUND or start >= len(text) else text[start]
-        repairs.append(_Repair(item.code, start, item.message, char))
+        start, end = item.span
+        if item.code in _AROUND or start >= len(text):
+            repairs.append(_Repair(item.code, start, item.message, None))
+            continue
+        # A run of characters of one kind is one report: each character is a repair.
+        repairs.extend(
+            _Repair(item.code, at, item.message, text[at])
+            for at in range(start, max(end, start + 1))
+        )
     return repairs
 
 
@@ -108,9 +114,7 @@ def _repair_span(text: str, repair: _Repair) -> tuple[int, int]:
     return (repair.position, min(repair.position + 1, len(text)))
 
 
-def _add_repairs(
-    text: str, repairs: Sequence[_Repair], findings: list[Report]
-) -> None:
+def _add_repairs(text: str, repairs: Sequence[_Repair], findings: list[Report]) -> None:
     """One finding per repair, a run of one repair on consecutive characters merged."""
     index = 0
     while index < len(repairs):
