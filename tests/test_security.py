@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urikit import URI
+from urikit import IRI, URI
 from urikit.report import Report, Severity, printable
 from urikit.security import audit, differential, lenient_ipv4
 from urikit.security.findings import merge_runs
@@ -575,10 +575,9 @@ def test_printable_shows_invisible_characters() -> None:
 
 
 def test_iris_are_audited_as_iris() -> None:
-    iri = pytest.importorskip("urikit.iri")
     assert audit("https://例え.jp/パス?q=値#frag") == []
-    assert audit(iri.IRI("http://пример.рф/")) == []
-    (finding,) = audit(iri.IRI("http://аpple.com/"))
+    assert audit(IRI("http://пример.рф/")) == []
+    (finding,) = audit(IRI("http://аpple.com/"))
     assert finding.code == "mixed-script-host"
     assert finding.span == (7, 12)
 
@@ -694,7 +693,6 @@ def test_repairs_do_not_count_as_percent_encoded_hosts() -> None:
     ],
 )
 def test_unicode_hosts_that_only_lower_case_are_not_obfuscated(text: str) -> None:
-    pytest.importorskip("urikit.iri")
     assert "obfuscated-host" not in codes(text)
 
 
