@@ -269,3 +269,20 @@ def test_iri_rules_agree_with_the_oracle(rule: str, text: str) -> None:
         with pytest.raises(URIError) as info:
             check(text, rule)
         assert info.value.position == length, (text, rule)
+
+
+def test_non_ascii_in_a_uri_says_how_to_read_it() -> None:
+    # RFC 3986 §2: a URI is ASCII; RFC 3987 §3.1 maps an IRI to one.
+    with pytest.raises(URIError) as info:
+        URI("https://Bücher.example/")
+    assert info.value.position == 9 and info.value.rule == "host"
+    assert "IRI(text)" in info.value.reason and "URI.lenient" in info.value.reason
+
+
+def test_iri_rules_cite_rfc_3987() -> None:
+    from urikit import IRI
+
+    with pytest.raises(URIError) as info:
+        IRI("x y")
+    assert info.value.rule == "isegment-nz-nc"
+    assert "RFC 3987 §2.2" in info.value.reason

@@ -75,6 +75,11 @@ PARTS: Final = frozenset(
 _BIDI_REASON: Final = (
     "IRIs MUST NOT contain bidirectional formatting characters (RFC 3987 §4.1); percent-encode it"
 )
+_NON_ASCII_REASON: Final = (
+    "a URI holds only ASCII characters (RFC 3986 §2); for an IRI write IRI(text), "
+    "and IRI(text).to_uri() for its URI (RFC 3987 §3.1), or URI.lenient(text) to "
+    "percent-encode what the grammar forbids"
+)
 _PCT_REASON: Final = '"%" must be followed by two hex digits (pct-encoded, RFC 3986 §2.1)'
 _COLON_REASON: Final = (
     "a colon in the first segment of a relative-path reference reads as a scheme; "
@@ -388,6 +393,8 @@ class Automaton:
         found = failures.get(name)
         if found is None:
             found = failures[name] = self._explain(self._info[id(row)], name)
+        if char is not None and char > "\x7f" and not self.grammar.iri:
+            return found[0], _NON_ASCII_REASON
         return found
 
     def _explain(self, row: _Info, name: str) -> tuple[str, str]:

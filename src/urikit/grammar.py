@@ -308,6 +308,8 @@ def _rules(extra_unreserved: str, extra_query: str) -> dict[str, Rule]:
     r: dict[str, Rule] = {}
 
     def rule(name: str, section: str, node: Node) -> Ref:
+        if iri and (name[:1] == "i" or "IRI" in name) and not section.startswith(a3987):
+            section = f"{a3987}, after {section}"  # an IRI rule made from a URI rule
         r[name] = Rule(node, section)
         return Ref(name)
 
