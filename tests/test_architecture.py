@@ -46,7 +46,6 @@ FLOORS: dict[str, int] = {
     "lenient": 2,
     # 3: the value type
     "uri": 3,
-    "iri": 3,
     # 4: tools built on the value
     "compare": 4,
     "datauri": 4,

@@ -212,7 +212,6 @@ def test_latin1_page_is_decoded_then_made_a_uri() -> None:
         # the caller's default, then windows-1252 (whose 0x80 is the euro sign)
         (b"caf\xc3\xa9", "utf-8", "caf\u00e9"),
         (b"\x80\x81", None, "\u20ac\x81"),
-        (b"\x80", "no-such-label", "\u20ac"),
         # us-ascii and iso-8859-1 are labels of windows-1252
         (b"<meta charset=us-ascii>\x80", None, "<meta charset=us-ascii>\u20ac"),
         # a UTF-16 label in a <meta> means UTF-8 (the bytes are ASCII-compatible)
@@ -284,3 +283,9 @@ def test_named_start_tags_are_those_of_the_full_pass(html: str) -> None:
     """Skipping the start tags that change nothing changes nothing."""
     names = {"a", "img"}
     assert list(start_tags(html, names)) == [t for t in start_tags(html) if t.name in names]
+
+
+def test_an_unknown_default_label_is_an_argument_error() -> None:
+    # Strict by default: a label the Encoding Standard does not know is not guessed at.
+    with pytest.raises(ValueError, match="unknown encoding label"):
+        decode_html(b"\x80", "no-such-label")

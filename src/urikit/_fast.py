@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .grammar import URI_GRAMMAR
-from .normalize import _HOST_ONLY, triplet_changes
+from .normalize import HOST_ONLY_CASE, triplet_changes
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 
 __all__ = ["normal_match", "quick_normal_form", "target_text"]
@@ -100,7 +100,7 @@ class _Tables:
         self.special = frozenset(
             name
             for name, spec in self.schemes.items()
-            if spec.special_rules or spec.case_insensitive not in _HOST_ONLY
+            if spec.special_rules or spec.case_insensitive not in HOST_ONLY_CASE
         )
         names = "|".join(re.escape(name) for name in sorted(self.special))
         exclude = f"(?!(?:{names}):)" if names else ""

@@ -36,6 +36,7 @@ from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 from .types import Level
 
 __all__ = [
+    "HOST_ONLY_CASE",
     "LEVELS",
     "normalize",
     "normalize_percent_encoding",
@@ -170,7 +171,7 @@ def scheme_based(c: Components, registry: SchemeRegistry = DEFAULT_REGISTRY) -> 
         if path == "" and spec is not None and spec.empty_path_is_root:
             path = "/"
     c = scheme, userinfo, host, port, path, query, fragment
-    if spec is None or (not spec.special_rules and spec.case_insensitive in _HOST_ONLY):
+    if spec is None or (not spec.special_rules and spec.case_insensitive in HOST_ONLY_CASE):
         return c
     p = Editable(c, iri=False)
     for component in spec.case_insensitive:
@@ -182,7 +183,9 @@ def scheme_based(c: Components, registry: SchemeRegistry = DEFAULT_REGISTRY) -> 
     return p.components()
 
 
-_HOST_ONLY: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())
+#: The case rules of a scheme that reads only its host without case (or nothing):
+#: the syntax rung already folds the host (§6.2.2.1), so it needs no rule of its own.
+HOST_ONLY_CASE: Final[tuple[frozenset[str], ...]] = (frozenset({"host"}), frozenset())
 
 
 def _has_dot_segment(path: str) -> bool:

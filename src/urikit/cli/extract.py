@@ -19,8 +19,8 @@ from . import _document, _input, _output
 from ._help import Formatter, examples
 
 
-def _violations(violations: Any) -> list[dict[str, Any]]:
-    return [{"code": v.code, "position": v.position, "message": v.message} for v in violations]
+def _reports(reports: Any) -> list[dict[str, Any]]:
+    return [report.to_dict() for report in reports]
 
 
 def _documents(
@@ -84,7 +84,7 @@ def _extract(args: argparse.Namespace) -> int:
                         **fields,
                         "ok": True,
                         "uri": str(match.uri),
-                        "violations": _violations(match.reports),
+                        "reports": _reports(match.reports),
                     }
                 )
             else:
@@ -154,7 +154,7 @@ def _links(args: argparse.Namespace) -> int:
                         "ok": True,
                         "uri": str(link.uri),
                         **place,
-                        "violations": _violations(link.reports),
+                        "reports": _reports(link.reports),
                     }
                 )
             else:
@@ -198,7 +198,7 @@ def register(subparsers: Any) -> None:
     _add_document_options(
         parser,
         "one JSON object per URI: file, start, end (character offsets of the URI text), "
-        "text (the URI as written), ok, uri, violations (or error)",
+        "text (the URI as written), ok, uri, reports (or error)",
     )
     parser.add_argument(
         "--suffix",
@@ -238,6 +238,6 @@ def register(subparsers: Any) -> None:
     _add_document_options(
         links_parser,
         "one JSON object per link: file, tag, attribute, raw, ok, uri, line, column, "
-        "violations or error",
+        "reports or error",
     )
     links_parser.set_defaults(run=_links)

@@ -12,27 +12,14 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..errors import URIError
+from ..lenient import SEVERITIES
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
 from .findings import Mapper, Reference, identity, run_message
 
 __all__ = ["read"]
 
-_LENIENT_SEVERITY: Final = {
-    "backslash": Severity.HIGH,
-    "control": Severity.HIGH,
-    "whitespace": Severity.MEDIUM,
-    "forbidden-character": Severity.MEDIUM,
-    "bracket": Severity.MEDIUM,
-    "bidi-formatting": Severity.MEDIUM,
-    "extra-hash": Severity.LOW,
-    "bare-percent": Severity.LOW,
-    "non-ascii": Severity.LOW,
-    "surrounding-whitespace": Severity.LOW,
-    "embedded-whitespace": Severity.LOW,
-    "delimiters": Severity.INFO,
-    "url-prefix": Severity.INFO,
-}
+_RUN_SUFFIX: Final = re.compile(r" \(a run of \d+ characters\)$")
 #: Repairs that remove text around the reference rather than change one character.
 _AROUND: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
 _URL_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*")
@@ -58,9 +45,9 @@ def _repairs(text: str, items: Sequence[Report]) -> Sequence[_Repair]:
             repairs.append(_Repair(item.code, start, item.message, None))
             continue
         # A run of characters of one kind is one report: each character is a repair.
+        message = _RUN_SUFFIX.sub("", item.message)  # the run is counted again when merged
         repairs.extend(
-            _Repair(item.code, at, item.message, text[at])
-            for at in range(start, max(end, start + 1))
+            _Repair(item.code, at, message, text[at]) for at in range(start, max(end, start + 1))
         )
     return repairs
 
@@ -133,7 +120,7 @@ def _add_repairs(text: str, repairs: Sequence[_Repair], findings: list[Report]) 
             Report(
                 first.code,
                 run_message(f"read only after a repair: {first.message}", count, (start, end)),
-                _LENIENT_SEVERITY.get(first.code, Severity.MEDIUM),
+                SEVERITIES.get(first.code, Severity.MEDIUM),
                 (start, end),
                 True,
             )

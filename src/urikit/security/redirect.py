@@ -357,6 +357,7 @@ def is_safe_redirect(
     base: str | URI | IRI,
     allowed_hosts: Iterable[str] | str = (),
     allowed_schemes: Iterable[str] | str = ("http", "https"),
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
 ) -> bool:
     """May a server redirect a client from ``base`` to ``target``?
 
@@ -402,5 +403,9 @@ def is_safe_redirect(
     False
     """
     return not redirect_findings(
-        target, base=base, allowed_hosts=allowed_hosts, allowed_schemes=allowed_schemes
+        target,
+        base=base,
+        allowed_hosts=allowed_hosts,
+        allowed_schemes=allowed_schemes,
+        registry=registry,
     )

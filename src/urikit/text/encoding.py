@@ -122,10 +122,13 @@ def decode_html(data: bytes, default: str | None = None) -> str:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return _decode(data[len(bom) :], encoding)
-    name = prescan(data[:1024])
-    if name is None and default is not None:
-        name = encoding_for_label(default)
-    return _decode(data, name or _WINDOWS_1252)
+    fallback = _WINDOWS_1252
+    if default is not None:
+        known = encoding_for_label(default)
+        if known is None:
+            raise ValueError(f"unknown encoding label {default!r} (WHATWG Encoding Standard §4.2)")
+        fallback = known
+    return _decode(data, prescan(data[:1024]) or fallback)
 
 
 def _decode(data: bytes, name: str) -> str:
