@@ -1,4 +1,4 @@
-"""What users of urllib.parse reach for: its attributes, conversions, origins (docs/migration.md)."""
+"""What urllib.parse users reach for: its attributes, conversions, origins (docs/migration.md)."""
 
 from __future__ import annotations
 
