@@ -55,13 +55,13 @@ TARGETS = (
 
 
 def cases(urls: Sequence[str]) -> list[Case]:
-    def load_urikit() -> Batch:
+    def load_compiled() -> Batch:
         urikit = load_urikit(pure=False)
         if not urikit.compiled:
             raise ImportError("urikit._speedups is not built")
         return over(urls, urikit.URI, urikit.URIError)
 
-    def load_urikit_pure() -> Batch:
+    def load_pure() -> Batch:
         urikit = load_urikit(pure=True)
         return over(urls, urikit.URI, urikit.URIError)
 
@@ -136,8 +136,8 @@ def cases(urls: Sequence[str]) -> list[Case]:
         return over(urls, hyperlink.URL.from_text)
 
     return [
-        Case(REFERENCE, load_urikit, distribution="urikit"),
-        Case(PURE, load_urikit_pure, distribution="urikit"),
+        Case(REFERENCE, load_compiled, distribution="urikit"),
+        Case(PURE, load_pure, distribution="urikit"),
         Case("urikit.is_valid", load_urikit_is_valid, distribution="urikit"),
         Case("urllib.parse.urlsplit", load_urlsplit, clear_urlsplit),
         Case(URITOOLS, load_uritools, distribution="uritools"),
