@@ -6,9 +6,11 @@ returns how many items the library rejected. Loading happens inside ``run`` so t
 that is not installed (or a urikit function that does not exist yet) is reported as
 skipped instead of stopping the run.
 
-Timing is ``timeit`` with ``number=1`` and the best of ``repeat`` passes, taken round-robin
-over the cases; a case's ``setup`` (for example clearing a library's LRU caches) runs
-before every pass, untimed, so no pass is served from a cache warmed by the previous one.
+Timing is the CPU time of this thread (``time.thread_time``, so that other processes on a
+busy machine do not count) for one pass, with the cyclic garbage collector off as ``timeit``
+turns it off, and the best of ``repeat`` passes, taken round-robin over the cases; a case's
+``setup`` (for example clearing a library's LRU caches) runs before every pass, untimed,
+so no pass is served from a cache warmed by the previous one.
 Every case in a table is measured in the same process and the same run, and ratios are
 only ever taken between those numbers.
 """
@@ -16,13 +18,17 @@ only ever taken between those numbers.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import platform
 import sys
+import time
 import timeit
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -119,8 +125,38 @@ def over_pairs(
 
 
 def time_pass(batch: Batch, setup: Callable[[], object]) -> float:
-    """Wall time in seconds of one call of ``batch``, after ``setup`` (not timed)."""
-    return timeit.Timer(stmt=batch, setup=setup).timeit(number=1)
+    """CPU seconds of this thread for one call of ``batch``, after ``setup`` (not timed)."""
+    return timeit.Timer(stmt=batch, setup=setup, timer=time.thread_time).timeit(number=1)
+
+
+def load_urikit(pure: bool) -> ModuleType:
+    """urikit with its compiled core (``pure=False``, as ``import urikit`` gives it when
+    the extension is built) or a fresh copy of it as pure Python (``URIKIT_NO_EXTENSIONS``
+    set while the copy is imported), so both can be timed in one process."""
+    import urikit
+
+    if not pure:
+        return urikit
+    name = "urikit_pure_copy"
+    if name in sys.modules:
+        return sys.modules[name]
+    package = Path(urikit.__file__).resolve().parent
+    saved = os.environ.get("URIKIT_NO_EXTENSIONS")
+    os.environ["URIKIT_NO_EXTENSIONS"] = "1"
+    try:
+        spec = importlib.util.spec_from_file_location(
+            name, package / "__init__.py", submodule_search_locations=[str(package)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    finally:
+        if saved is None:
+            del os.environ["URIKIT_NO_EXTENSIONS"]
+        else:
+            os.environ["URIKIT_NO_EXTENSIONS"] = saved
+    return module
 
 
 def _version(case: Case) -> str:

@@ -45,6 +45,15 @@ class MemoryCase:
 def _load_urikit() -> tuple[Parse, Errors]:
     import urikit
 
+    if not urikit.compiled:
+        raise ImportError("urikit._speedups is not built")
+    return urikit.URI, (urikit.URIError,)
+
+
+def _load_urikit_pure() -> tuple[Parse, Errors]:
+    os.environ["URIKIT_NO_EXTENSIONS"] = "1"  # this is a fresh process: urikit loads now
+    import urikit
+
     return urikit.URI, (urikit.URIError,)
 
 
@@ -107,6 +116,7 @@ def _load_hyperlink() -> tuple[Parse, Errors]:
 
 CASES = (
     MemoryCase(REFERENCE, _load_urikit),
+    MemoryCase("urikit.URI (pure Python)", _load_urikit_pure),
     MemoryCase("urllib.parse.urlsplit", _load_urlsplit, _clear_urlsplit),
     MemoryCase("uritools.urisplit", _load_uritools),
     MemoryCase("rfc3986.uri_reference", _load_rfc3986),

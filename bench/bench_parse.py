@@ -3,7 +3,9 @@
 What each case does, and how faithful it is as a "parse" of RFC 3986:
 
 - ``urikit.URI(u)``: strict parse and full RFC 3986 validation; invalid lines raise
-  urikit.URIError and are counted as rejected.
+  urikit.URIError and are counted as rejected.  Timed with the compiled core (as
+  ``import urikit`` gives it when ``urikit._speedups`` is built) and as pure Python (a
+  copy of urikit imported with ``URIKIT_NO_EXTENSIONS=1``), in the same run.
 - ``urikit.is_valid(u)``: the same validation without building a URI value.
 - ``urllib.parse.urlsplit``: splits without validating (RFC 3986 Appendix B plus legacy
   rules). It is LRU-cached on CPython >= 3.11; the cache is cleared before each pass.
@@ -17,6 +19,9 @@ What each case does, and how faithful it is as a "parse" of RFC 3986:
 - ``ada_url.URL``, ``can_ada.parse``: WHATWG URL Standard parsers in C++.
 - ``hyperlink.URL.from_text``: hyperlink's own RFC 3986-based parse, no full validation.
 
+A second table times ``URI(u)`` on the valid lines and on the rejected ones apart, on
+both paths: a rejected input also pays for ``diagnose.locate`` (where, which rule, why).
+
 Run: ``python bench/bench_parse.py`` (options: ``--limit N``, ``--repeat N``).
 """
 
@@ -29,6 +34,7 @@ from _harness import (
     Batch,
     Case,
     Target,
+    load_urikit,
     over,
     parse_args,
     print_environment,
@@ -38,6 +44,7 @@ from _harness import (
 )
 
 REFERENCE = "urikit.URI"
+PURE = "urikit.URI (pure Python)"
 URITOOLS = "uritools.urisplit"
 RFC3986 = "rfc3986 parse+validate"
 
@@ -48,9 +55,14 @@ TARGETS = (
 
 
 def cases(urls: Sequence[str]) -> list[Case]:
-    def load_urikit() -> Batch:
-        import urikit
+    def load_compiled() -> Batch:
+        urikit = load_urikit(pure=False)
+        if not urikit.compiled:
+            raise ImportError("urikit._speedups is not built")
+        return over(urls, urikit.URI, urikit.URIError)
 
+    def load_pure() -> Batch:
+        urikit = load_urikit(pure=True)
         return over(urls, urikit.URI, urikit.URIError)
 
     def load_urikit_is_valid() -> Batch:
@@ -124,7 +136,8 @@ def cases(urls: Sequence[str]) -> list[Case]:
         return over(urls, hyperlink.URL.from_text)
 
     return [
-        Case(REFERENCE, load_urikit, distribution="urikit"),
+        Case(REFERENCE, load_compiled, distribution="urikit"),
+        Case(PURE, load_pure, distribution="urikit"),
         Case("urikit.is_valid", load_urikit_is_valid, distribution="urikit"),
         Case("urllib.parse.urlsplit", load_urlsplit, clear_urlsplit),
         Case(URITOOLS, load_uritools, distribution="uritools"),
@@ -136,12 +149,42 @@ def cases(urls: Sequence[str]) -> list[Case]:
     ]
 
 
+def valid_and_rejected(urls: Sequence[str], repeat: int) -> None:
+    """``URI(u)`` per valid and per rejected line, compiled and pure, in one run."""
+    compiled, pure = load_urikit(pure=False), load_urikit(pure=True)
+    valid = [url for url in urls if pure.is_valid(url)]
+    rejected = [url for url in urls if not pure.is_valid(url)]
+    if not rejected:
+        return
+    # The rejected lines are few: repeat them so that one pass takes a measurable time.
+    rejected = rejected * max(1, len(valid) // (10 * len(rejected)))
+    table = []
+    for label, module in (("compiled", compiled), ("pure Python", pure)):
+        if label == "compiled" and not module.compiled:
+            continue
+        table += [
+            Case(f"URI, valid lines ({label})", lambda m=module: over(valid, m.URI, m.URIError)),
+            Case(
+                f"URI, rejected lines ({label})",
+                lambda m=module: over(rejected, m.URI, m.URIError),
+            ),
+        ]
+    results = run(table, 1, repeat)
+    sizes = {case.label: len(valid if "valid" in case.label else rejected) for case in table}
+    print("\nValid and rejected input (bench/bench_parse.py): us per URL")
+    for result in results:
+        if result.per_item_us is not None:
+            per_url = result.per_item_us / sizes[result.label]
+            print(f"  {result.label:<34} {per_url:8.3f}  ({sizes[result.label]} URLs)")
+
+
 def main() -> None:
     args = parse_args(__doc__.splitlines()[0], URLS)
     urls = read_lines(args.input, args.limit)
     print_environment()
     results = run(cases(urls), len(urls), args.repeat)
     print_table("Parse (bench/bench_parse.py)", results, REFERENCE, len(urls), TARGETS)
+    valid_and_rejected(urls, args.repeat)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ FLOORS: dict[str, int] = {
     "diagnose": 1,
     "validate": 1,
     "_speedups": 1,
+    "_store": 1,
     # 2: the RFC operations, on component text
     "resolve": 2,
     "legacy": 2,

@@ -150,7 +150,7 @@ def _plain_target(base: str, ref: str) -> str:
 def _check_target(base: str, ref: str) -> None:
     m = URI_GRAMMAR.reference.fullmatch(base)
     assert m is not None
-    fast = target_text(m, ref)
+    fast = target_text(m.string, m.span, ref)
     valid = URI_GRAMMAR.reference.fullmatch(ref) is not None
     if fast is not None and URI_GRAMMAR.reference.fullmatch(fast) is not None:
         assert valid, (base, ref)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build urikit._speedups with AddressSanitizer and UndefinedBehaviorSanitizer into a
-# temporary copy of the package, then run tests/test_speedups.py against that build.
+# temporary copy of the package, then run tests/test_speedups.py and tests/test_compiled.py
+# against that build.  The build keeps int32 ends only for texts of at most 24 code units
+# (-DUK_NARROW_MAX=24), so that most references take the road of long texts too.
 # Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
 #
 # Usage: tools/sanitize.sh [pytest arguments...]
@@ -27,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
-flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC
+flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC -DUK_NARROW_MAX=24
        -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 if "$CC" --version | grep -q clang; then
     # The shared ASan runtime, so the extension can be loaded into a plain python.
@@ -61,5 +63,6 @@ if not s.__file__.startswith(sys.argv[1]):
 print('sanitized build:', s.__file__)
 " "$tmp"
 # --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
-run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys tests/test_speedups.py "$@"
+run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
+    tests/test_speedups.py tests/test_compiled.py "$@"
 echo "sanitize.sh: no sanitizer reports"

@@ -15,6 +15,7 @@ and ``urikit.views``; ``docs/architecture.md`` draws how they stand on each othe
 
 from __future__ import annotations
 
+from ._store import compiled
 from .compare import comparison_rung, equivalent
 from .datauri import data_uri, parse_data
 from .errors import URIError
@@ -35,6 +36,7 @@ __all__ = [
     "URIError",
     "audit",
     "comparison_rung",
+    "compiled",
     "data_uri",
     "equivalent",
     "extract",
@@ -53,3 +55,5 @@ __all__ = [
     "same_origin",
 ]
 __version__ = "0.1.0"
+# ``compiled``: whether the compiled core (urikit._speedups) stores references; it is not
+# when the extension is not built, or URIKIT_NO_EXTENSIONS=1 is set at import (_store.py).

@@ -200,34 +200,36 @@ def quick_normal_form(
 # --- resolution (§5.2.2) -----------------------------------------------------------------
 
 
-def target_text(bm: re.Match[str], ref: str) -> str | None:
+def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> str | None:
     """The target of the common references, as text, without parsing them; else ``None``.
 
-    Each case below is §5.2.2 for a reference without scheme, authority or
-    dot-segments (or with only leading "../" and "./"): the target is a prefix
-    of the base followed by the reference (or by what follows its leading
-    "../" and "./").  There the grammar reads the reference by the rules it
-    would be read by alone, so matching the target also validates it; the
-    caller falls back to parsing the reference when the target does not match.
+    ``base`` is the text of the base URI and ``span(g)`` the span of its group
+    ``g`` of ``Grammar.reference``, as ``re.Match.span`` gives it (the
+    references of ``uri.py`` have the same ``_span``).  Each case below is
+    §5.2.2 for a reference without scheme, authority or dot-segments (or with
+    only leading "../" and "./"): the target is a prefix of the base followed
+    by the reference (or by what follows its leading "../" and "./").  There
+    the grammar reads the reference by the rules it would be read by alone, so
+    matching the target also validates it; the caller falls back to parsing
+    the reference when the target does not match.
     """
     if ref == "":
         return None
     first = ref[0]
-    base = bm.string
     if first == "#":  # the base document, with the fragment of R
-        end = bm.start(8)
+        end = span(8)[0]
         return (base if end < 0 else base[: end - 1]) + ref
+    start, end = span(6)
     if first == "?":  # T.path = Base.path; T.query = R.query
-        return base[: bm.end(6)] + ref
+        return base[:end] + ref
     if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
         return None
-    start = bm.start(6)
     if first == "/":  # an absolute-path reference, not a network-path one
         return None if ref[1:2] == "/" else base[:start] + ref
-    path = bm.group(6)
+    path = base[start:end]
     if path[:1] == "/" and "/." not in path:
         directory = path[: path.rfind("/") + 1]  # 5.2.3
-    elif path == "" and bm.start(2) >= 0:
+    elif path == "" and span(2)[0] >= 0:
         directory = "/"  # 5.2.3: an authority and an empty path
     else:
         return None

@@ -1,15 +1,29 @@
-/* urikit._speedups: the compiled scanner of _speedups_scan.h for Python str.
+/* urikit._speedups: the compiled core of urikit, over the scanner of _speedups_scan.h.
  *
  * scan(text, iri, /) returns None when text is not an URI-reference (RFC 3986 §4.1),
  * or with iri=True an IRI-reference without bidi formatting characters (RFC 3987 §2.2,
  * §4.1); else the 16 ints start, end of scheme, authority, userinfo, host, port, path,
  * query and fragment, -1, -1 for an undefined component: the spans of the groups 1-8
  * of Grammar.reference.fullmatch(text).
+ *
+ * Reference is the storage of the value type (_speedups_reference.h), the base of
+ * urikit.uri.URI and IRI when the compiled core is used (urikit._store).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #include "_speedups_scan.h"
+
+/* What the module keeps: its type, and the names the type looks up. */
+typedef struct {
+    PyTypeObject *reference_type;
+    PyObject *str_iri;    /* "_iri": the class attribute that selects the grammar */
+    PyObject *str_refuse; /* "_refuse": the classmethod that raises for invalid text */
+    PyObject *str_string; /* "string": the text of a re.Match */
+} uk_state;
+
+#include "_speedups_reference.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -38,27 +52,9 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     int iri = args[1] == Py_True;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0) {
-        return NULL;
-    }
-#endif
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    const void *data = PyUnicode_DATA(text);
     ptrdiff_t spans[UK_SPANS];
-    int found;
-    switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND:
-        found = uk_scan_ucs1((const uint8_t *)data, n, iri, spans);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        found = uk_scan_ucs2((const uint16_t *)data, n, iri, spans);
-        break;
-    case PyUnicode_4BYTE_KIND:
-        found = uk_scan_ucs4((const uint32_t *)data, n, iri, spans);
-        break;
-    default:
-        PyErr_BadInternalCall();
+    int found = uk_scan_text(text, iri, spans);
+    if (found < 0) {
         return NULL;
     }
     if (!found) {
@@ -84,8 +80,56 @@ static PyMethodDef speedups_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* The module keeps no state, so it is safe in every interpreter and without the GIL. */
+static int speedups_exec(PyObject *module)
+{
+    uk_state *st = PyModule_GetState(module);
+    st->str_iri = PyUnicode_InternFromString("_iri");
+    st->str_refuse = PyUnicode_InternFromString("_refuse");
+    st->str_string = PyUnicode_InternFromString("string");
+    if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL) {
+        return -1;
+    }
+    st->reference_type =
+        (PyTypeObject *)PyType_FromModuleAndSpec(module, &reference_spec, NULL);
+    if (st->reference_type == NULL) {
+        return -1;
+    }
+    /* The URI grammar unless a subclass says otherwise. */
+    if (PyObject_SetAttr((PyObject *)st->reference_type, st->str_iri, Py_False) < 0) {
+        return -1;
+    }
+    if (PyModule_AddObjectRef(module, "Reference", (PyObject *)st->reference_type) < 0) {
+        return -1;
+    }
+    return PyModule_AddIntConstant(module, "NARROW_MAX", UK_NARROW_MAX);
+}
+
+static int speedups_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    uk_state *st = PyModule_GetState(module);
+    Py_VISIT(st->reference_type);
+    return 0;
+}
+
+static int speedups_clear(PyObject *module)
+{
+    uk_state *st = PyModule_GetState(module);
+    Py_CLEAR(st->reference_type);
+    Py_CLEAR(st->str_iri);
+    Py_CLEAR(st->str_refuse);
+    Py_CLEAR(st->str_string);
+    return 0;
+}
+
+static void speedups_free(void *module)
+{
+    speedups_clear((PyObject *)module);
+}
+
+/* The state is per module object, and the objects are immutable once built, so the
+ * module is safe in every interpreter and without the GIL. */
 static PyModuleDef_Slot speedups_slots[] = {
+    {Py_mod_exec, speedups_exec},
 #if PY_VERSION_HEX >= 0x030C0000
     {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif
@@ -95,18 +139,18 @@ static PyModuleDef_Slot speedups_slots[] = {
     {0, NULL},
 };
 
-PyDoc_STRVAR(speedups_doc, "The compiled scanner of urikit: scan(text, iri).");
+PyDoc_STRVAR(speedups_doc, "The compiled core of urikit: scan(text, iri) and Reference.");
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     "urikit._speedups",
     speedups_doc,
-    0,
+    sizeof(uk_state),
     speedups_methods,
     speedups_slots,
-    NULL,
-    NULL,
-    NULL,
+    speedups_traverse,
+    speedups_clear,
+    speedups_free,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void)

@@ -67,6 +67,50 @@ static inline int uk_ascii_is(uint32_t c, unsigned bits)
     return c < 0x80 && (uk_ascii_class[c] & bits) != 0;
 }
 
+/* The components by number, in the order of the spans: component k has the span
+ * spans[2k], spans[2k + 1]. */
+enum {
+    UK_C_SCHEME,
+    UK_C_AUTHORITY,
+    UK_C_USERINFO,
+    UK_C_HOST,
+    UK_C_PORT,
+    UK_C_PATH,
+    UK_C_QUERY,
+    UK_C_FRAGMENT,
+    UK_COMPONENTS
+};
+
+/* Where component k starts, given only the ends of all eight (ends[j] = spans[2j + 1],
+ * -1 for an undefined component) and that component k is defined.  The starts follow
+ * from the delimiters of RFC 3986 §4.1, which stand between the components:
+ *
+ *     [ scheme ":" ] [ "//" [ userinfo "@" ] host [ ":" port ] ] path
+ *     [ "?" query ] [ "#" fragment ]
+ *
+ * so a value can keep the eight ends alone (the authority ends where the path starts). */
+static inline ptrdiff_t uk_component_start(const ptrdiff_t ends[UK_COMPONENTS], int k)
+{
+    ptrdiff_t after_scheme = ends[UK_C_SCHEME] >= 0 ? ends[UK_C_SCHEME] + 1 : 0;
+    switch (k) {
+    case UK_C_SCHEME:
+        return 0;
+    case UK_C_AUTHORITY:
+    case UK_C_USERINFO:
+        return after_scheme + 2; /* "//" */
+    case UK_C_HOST:
+        return ends[UK_C_USERINFO] >= 0 ? ends[UK_C_USERINFO] + 1 : after_scheme + 2;
+    case UK_C_PORT:
+        return ends[UK_C_HOST] + 1; /* ":" */
+    case UK_C_PATH:
+        return ends[UK_C_AUTHORITY] >= 0 ? ends[UK_C_AUTHORITY] : after_scheme;
+    case UK_C_QUERY:
+        return ends[UK_C_PATH] + 1; /* "?" */
+    default: /* UK_C_FRAGMENT, after "#" */
+        return (ends[UK_C_QUERY] >= 0 ? ends[UK_C_QUERY] : ends[UK_C_PATH]) + 1;
+    }
+}
+
 #define UK_CHAR uint8_t
 #define UK_FN(name) name##_ucs1
 #include "_speedups_scan_kind.h"

@@ -37,6 +37,7 @@ from typing import (
     Generic,
     Literal,
     NamedTuple,
+    NoReturn,
     TypeVar,
     overload,
 )
@@ -47,6 +48,7 @@ from . import bidi as _bidi
 from . import normalize as _normalization
 from . import query as _query
 from . import resolve as _resolution
+from ._store import Store
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .diagnose import locate
 from .errors import URIError
@@ -140,13 +142,19 @@ class Repaired(Generic[_R]):
         return (self.uri, self.reports)[index]
 
 
-class _Reference:
-    """What URI and IRI share: one implementation over two grammars."""
+class _Reference(Store):
+    """What URI and IRI share: one implementation over two grammars.
 
-    __slots__ = ("_m",)
-    _m: re.Match[str]
+    The text and the offsets of its components are kept by the store
+    (``_store.py``: compiled or pure Python), which also gives the components
+    ``scheme`` ... ``fragment`` and the constructors: ``cls(text)`` and
+    ``cls._parse(text)`` raise :meth:`_refuse`'s error for an invalid text.
+    """
+
+    __slots__ = ()
     _grammar: ClassVar[Grammar] = URI_GRAMMAR
     _rule: ClassVar[str] = "URI-reference"
+    _iri: ClassVar[bool] = False
     if TYPE_CHECKING:
 
         @staticmethod
@@ -155,37 +163,10 @@ class _Reference:
     else:
         _fullmatch = URI_GRAMMAR.reference.fullmatch
 
-    def __new__(cls, text: str | URI | IRI) -> Self:
-        if type(text) is not str:
-            if isinstance(text, _Reference):
-                text = text._m.string
-            elif isinstance(text, str):
-                text = str.__str__(text)
-            else:
-                raise TypeError(f"{cls.__name__}() takes a str, not {type(text).__name__}")
-        m = cls._fullmatch(text)
-        if m is None:
-            raise locate(text, cls._grammar, cls._rule)
-        self = _new(cls)
-        _store_match(self, m)
-        return self
-
     @classmethod
-    def _from_match(cls, m: re.Match[str]) -> Self:
-        """A reference from a full match of ``cls._fullmatch``, with no other check."""
-        self = _new(cls)
-        _store_match(self, m)
-        return self
-
-    @classmethod
-    def _parse(cls, text: str) -> Self:
-        """``cls(text)`` for text an operation built: one match, which is also the check."""
-        m = cls._fullmatch(text)
-        if m is None:
-            raise locate(text, cls._grammar, cls._rule)
-        self = _new(cls)
-        _store_match(self, m)
-        return self
+    def _refuse(cls, text: str) -> NoReturn:
+        """Raise where and why ``text`` is not a reference of this class (``diagnose``)."""
+        raise locate(text, cls._grammar, cls._rule)
 
     def _same(self, other: URI | IRI | str) -> Self:
         """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
@@ -197,20 +178,20 @@ class _Reference:
 
     def __str__(self) -> str:
         """The reference as written: recomposition (§5.3) gives back the input."""
-        return self._m.string
+        return self._text
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.redacted()!r})"
 
     def __format__(self, spec: str) -> str:
-        return format(self._m.string, spec)
+        return format(self._text, spec)
 
     def __eq__(self, other: object) -> bool:
         """Simple string comparison (RFC 3986 §6.2.1); see ``equivalent()`` for more."""
         if isinstance(other, _Reference):
-            return self._m.string == other._m.string
+            return self._text == other._text
         if isinstance(other, str):
-            return self._m.string == other
+            return self._text == other
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -219,22 +200,22 @@ class _Reference:
 
     def __lt__(self, other: object) -> bool:
         text = _text_of(other)
-        return NotImplemented if text is None else self._m.string < text
+        return NotImplemented if text is None else self._text < text
 
     def __le__(self, other: object) -> bool:
         text = _text_of(other)
-        return NotImplemented if text is None else self._m.string <= text
+        return NotImplemented if text is None else self._text <= text
 
     def __gt__(self, other: object) -> bool:
         text = _text_of(other)
-        return NotImplemented if text is None else self._m.string > text
+        return NotImplemented if text is None else self._text > text
 
     def __ge__(self, other: object) -> bool:
         text = _text_of(other)
-        return NotImplemented if text is None else self._m.string >= text
+        return NotImplemented if text is None else self._text >= text
 
     def __hash__(self) -> int:
-        return hash(self._m.string)
+        return hash(self._text)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; use replace()")
@@ -243,7 +224,7 @@ class _Reference:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (type(self), (self._m.string,))
+        return (type(self), (self._text,))
 
     def __copy__(self) -> Self:
         return self
@@ -254,69 +235,29 @@ class _Reference:
     @property
     def parts(self) -> Parts:
         """All eight components at once (§3), as the RFC operations read them."""
-        return tuple.__new__(Parts, self._m.groups())
+        return tuple.__new__(Parts, self._groups())
 
-    # -- components (§3) ----------------------------------------------------------
-
-    @property
-    def scheme(self) -> str | None:
-        """scheme (§3.1), as written (schemes compare case-insensitively)."""
-        return self._m.group(1)
-
-    @property
-    def authority(self) -> str | None:
-        """authority (§3.2): ``None`` when there is no "//"."""
-        return self._m.group(2)
-
-    @property
-    def userinfo(self) -> str | None:
-        """userinfo (§3.2.1): ``None`` when the authority has no "@"."""
-        return self._m.group(3)
-
-    @property
-    def host(self) -> str | None:
-        """host (§3.2.2) as written; an IP literal keeps its brackets."""
-        return self._m.group(4)
-
-    @property
-    def port(self) -> str | None:
-        """port (§3.2.3), the exact digits: ``""`` for ``http://h:/``, ``None`` with no ":"."""
-        return self._m.group(5)
-
-    @property
-    def path(self) -> str:
-        """path (§3.3): always a string, possibly empty."""
-        return self._m.group(6)
-
-    @property
-    def query(self) -> str | None:
-        """query (§3.4): ``None`` when there is no "?"."""
-        return self._m.group(7)
-
-    @property
-    def fragment(self) -> str | None:
-        """fragment (§3.5): ``None`` when there is no "#"."""
-        return self._m.group(8)
+    # -- components (§3): scheme ... fragment are the store's -------------------------
 
     @property
     def port_number(self) -> int | None:
         """The port as a number, or ``None`` when it is absent or empty (§3.2.3)."""
-        port = self._m.group(5)
+        port = self.port
         if not port:
             return None
         digits = port.lstrip("0")
         if len(digits) > 20:  # far beyond any port; int() refuses very long digit strings
             raise URIError(
                 f"a port of {len(port)} digits has no number",
-                text=self._m.string,
-                position=self._m.start(5),
+                text=self._text,
+                position=self._span(5)[0],
                 rule="port",
             )
         return int(digits or "0")
 
     def span(self, component: Component) -> tuple[int, int] | None:
         """Where ``component`` (RFC 3986 §3) stands in the text, or ``None`` when undefined."""
-        start, end = self._m.span(_GROUPS[component])
+        start, end = self._span(_GROUPS[component])
         return None if start < 0 else (start, end)
 
     def decoded(
@@ -352,7 +293,7 @@ class _Reference:
         A host that matches IPv4address is IPv4, not a reg-name: first-match-wins
         (§3.2.2).
         """
-        host = self._m.group(4)
+        host = self.host
         if host is None:
             return None
         if host[:1] == "[":
@@ -362,7 +303,7 @@ class _Reference:
     @property
     def zone_id(self) -> str | None:
         """The decoded RFC 6874 zone ID of an IPv6 literal, such as ``"eth0"``."""
-        host = self._m.group(4)
+        host = self.host
         if host is None or "%25" not in host:
             return None
         return percent_decode(host[host.index("%25") + 3 : -1], errors="surrogateescape")
@@ -371,10 +312,10 @@ class _Reference:
     def ip(self) -> IPAddress | None:
         """The ``ipaddress`` object of an IPv4 or IPv6 host (§3.2.2), zone ID as scope ID."""
         kind = self.host_type
-        host = self._m.group(4)
+        host = self.host
         if kind == "ipv4":
             return ipaddress.IPv4Address(host)
-        if kind != "ipv6":
+        if kind != "ipv6" or host is None:
             return None
         address = host[1:-1].partition("%")[0]
         zone = self.zone_id
@@ -390,12 +331,12 @@ class _Reference:
     @property
     def is_absolute(self) -> bool:
         """Is it an absolute-URI (§4.3): a scheme, and no fragment?"""
-        return self._m.start(1) >= 0 and self._m.start(8) < 0
+        return self.scheme is not None and self.fragment is None
 
     @property
     def is_relative(self) -> bool:
         """Is it a relative-ref (§4.2): no scheme?"""
-        return self._m.start(1) < 0
+        return self.scheme is None
 
     @property
     def kind(self) -> Kind:
@@ -404,18 +345,17 @@ class _Reference:
         ``"uri"`` (it has a scheme), ``"network-path"`` (begins with "//"),
         ``"absolute-path"`` (begins with "/") or ``"relative-path"``.
         """
-        if self._m.start(1) >= 0:
+        if self.scheme is not None:
             return "uri"
-        if self._m.start(2) >= 0:
+        if self.authority is not None:
             return "network-path"
-        return "absolute-path" if self._m.group(6)[:1] == "/" else "relative-path"
+        return "absolute-path" if self.path[:1] == "/" else "relative-path"
 
     @property
     def is_opaque(self) -> bool:
         """A URI whose path is not hierarchical: a scheme, no authority, and a
         path that does not begin with "/" (``mailto:a@b``, ``urn:x:y``; §1.2.3, §3)."""
-        m = self._m
-        return m.start(1) >= 0 and m.start(2) < 0 and m.group(6)[:1] != "/"
+        return self.scheme is not None and self.authority is None and self.path[:1] != "/"
 
     @property
     def is_hierarchical(self) -> bool:
@@ -430,7 +370,7 @@ class _Reference:
         base, fragments aside.
         """
         if base is None:
-            text = self._m.string
+            text = self._text
             return text == "" or text[0] == "#"
         base_ref = self._same(base)
         target = base_ref.resolve(self)
@@ -441,7 +381,7 @@ class _Reference:
     @property
     def netloc(self) -> str:
         """The authority, ``""`` when there is none: ``urllib.parse``'s ``netloc``."""
-        authority = self._m.group(2)
+        authority = self.authority
         return "" if authority is None else authority
 
     @property
@@ -449,7 +389,7 @@ class _Reference:
         """The host as ``urllib.parse`` gives it: ASCII letters lower-cased, an IP
         literal without its brackets (and its zone ID decoded); ``None`` when
         there is no host or it is empty."""
-        host = self._m.group(4)
+        host = self.host
         if not host:
             return None
         if host[0] == "[":
@@ -459,7 +399,7 @@ class _Reference:
     @property
     def username(self) -> str | None:
         """The userinfo before its first ":" (§3.2.1), as written; ``None`` without userinfo."""
-        userinfo = self._m.group(3)
+        userinfo = self.userinfo
         return None if userinfo is None else userinfo.partition(":")[0]
 
     @property
@@ -468,7 +408,7 @@ class _Reference:
 
         RFC 3986 §3.2.1 deprecates passwords in URIs; see :meth:`redacted`.
         """
-        userinfo = self._m.group(3)
+        userinfo = self.userinfo
         if userinfo is None or ":" not in userinfo:
             return None
         return userinfo.partition(":")[2]
@@ -480,7 +420,7 @@ class _Reference:
         absent and empty (§5.3) is lost: ``http://h/?`` and ``http://h/`` give
         the same result.
         """
-        scheme, authority, _, _, _, path, query, fragment = self._m.groups()
+        scheme, authority, _, _, _, path, query, fragment = self.parts
         return SplitResult(scheme or "", authority or "", path, query or "", fragment or "")
 
     @classmethod
@@ -510,8 +450,8 @@ class _Reference:
         number = self.port_number
         if number is not None:
             return number
-        scheme = self._m.group(1)
-        if scheme is None or self._m.group(4) is None:
+        scheme = self.scheme
+        if scheme is None or self.host is None:
             return None
         spec = DEFAULT_REGISTRY.get(scheme)
         return None if spec is None else spec.default_port
@@ -526,7 +466,7 @@ class _Reference:
         have the same origin; the port is :meth:`effective_port`.  ``None`` for
         a reference without a scheme or a host (its origin is opaque).
         """
-        scheme, host = self._m.group(1, 4)
+        scheme, host = self.scheme, self.host
         if scheme is None or not host:
             return None
         return Origin(scheme.lower(), _host_key(host), self.effective_port)
@@ -535,14 +475,14 @@ class _Reference:
 
     def redacted(self, mask: str = "***") -> str:
         """The text with the password of the userinfo masked (RFC 3986 §7.5)."""
-        m = self._m
-        start, end = m.span(3)
+        text = self._text
+        start, end = self._span(3)
         if start < 0:
-            return m.string
-        colon = m.string.find(":", start, end)
+            return text
+        colon = text.find(":", start, end)
         if colon < 0 or colon + 1 == end:
-            return m.string
-        return m.string[: colon + 1] + mask + m.string[end:]
+            return text
+        return text[: colon + 1] + mask + text[end:]
 
     # -- reading real-world input (Appendix C) -------------------------------------
 
@@ -719,10 +659,13 @@ class _Reference:
         _resolution.check_base(base)
         cls = type(self)
         if spec == "rfc3986":
-            if cls is URI and type(ref) is str and (fast := _fast.target_text(self._m, ref)):
-                m = _match_uri(fast)
-                if m is not None:
-                    return cls._from_match(m)
+            if (
+                cls is URI
+                and type(ref) is str
+                and (fast := _fast.target_text(self._text, self._span, ref))
+                and (target := cls._scan(fast)) is not None
+            ):
+                return target
             text = _resolution.transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
@@ -732,7 +675,7 @@ class _Reference:
             raise ValueError(
                 f"unknown resolution spec {spec!r}; expected 'rfc3986', 'rfc2396' or 'rfc1630'"
             )
-        return self if text == self._m.string else cls._parse(text)
+        return self if text == self._text else cls._parse(text)
 
     def relativize(self, target: URI | IRI | str) -> Self:
         """The shortest reference that resolves against this base to ``target`` (§5.2, §4.2).
@@ -826,7 +769,7 @@ class _Reference:
                 if level == "string":
                     return self
             else:
-                text = self._m.string
+                text = self._text
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
@@ -842,7 +785,7 @@ class _Reference:
                 steps=steps,  # type: ignore[arg-type]
             )
         result: type[URI | IRI] = IRI if idna == "u-label" else type(self)
-        if text == self._m.string and result is type(self):
+        if text == self._text and result is type(self):
             return self
         return result._parse(text)
 
@@ -918,13 +861,12 @@ class _Reference:
 
     def _with_query(self, query: str | None) -> Self:
         """This reference with its query text replaced, the rest kept byte for byte."""
-        m = self._m
-        if query == m.group(7):
+        if query == self.query:
             return self
-        text = m.string
-        start, end = m.span(7)
+        text = self._text
+        start, end = self._span(7)
         if start < 0:
-            start = end = m.end(6)
+            start = end = self._span(6)[1]
         else:
             start -= 1  # the "?"
         middle = "" if query is None else "?" + query
@@ -942,11 +884,10 @@ class _Reference:
         "/" and "\\" in a name are encoded, and "." and ".." are refused in
         every spelling: a name never climbs.
         """
-        m = self._m
         path = paths.joinpath(
-            m.group(6), names, iri=self._grammar.iri, scheme=m.group(1), authority=m.group(2)
+            self.path, names, iri=self._grammar.iri, scheme=self.scheme, authority=self.authority
         )
-        return self if path == m.group(6) else self.replace(path=path)
+        return self if path == self.path else self.replace(path=path)
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""
@@ -973,17 +914,13 @@ class _Reference:
     def to_path(self, flavor: Flavor | None = None) -> PurePath:
         """The local path of a ``file:`` URI (RFC 8089): a ``PurePosixPath`` or
         ``PureWindowsPath`` by ``flavor`` (default: this machine's)."""
-        return fileuri.to_path(self.parts, self._m.string, flavor)
+        return fileuri.to_path(self.parts, self._text, flavor)
 
     @classmethod
     def from_path(cls, path: str | PurePath) -> Self:
         """The ``file:`` URI of a local path (RFC 8089 §2), every octet encoded as data."""
         return cls._parse(fileuri.path_to_uri_text(path))
 
-
-# The slot's own setter: the one way past __setattr__, which refuses every change,
-# and the cheapest way to fill a new reference.
-_store_match: Final = _Reference.__dict__["_m"].__set__
 
 _GROUPS: Final = {
     "scheme": 1,
@@ -999,15 +936,15 @@ _GROUPS: Final = {
 
 def _text_of(value: object) -> str | None:
     if isinstance(value, _Reference):
-        return value._m.string
+        return value._text
     if isinstance(value, str):
         return value
     return None
 
 
 def _without_fragment(ref: _Reference) -> str:
-    text = ref._m.string
-    start = ref._m.start(8)
+    text = ref._text
+    start = ref._span(8)[0]
     return text if start < 0 else text[: start - 1]
 
 
@@ -1030,7 +967,7 @@ class URI(_Reference):
     def to_iri(self, *, idna: bool = False) -> IRI:
         """The IRI this URI displays as (RFC 3987 §3.2): octets of UTF-8 decoded
         where the result is allowed, and with ``idna`` A-labels as U-labels."""
-        return IRI._parse(mapping.uri_to_iri(self._m.string, self.parts, idna=idna))
+        return IRI._parse(mapping.uri_to_iri(self._text, self.parts, idna=idna))
 
 
 class IRI(_Reference):
@@ -1054,6 +991,7 @@ class IRI(_Reference):
     __slots__ = ()
     _grammar: ClassVar[Grammar] = IRI_GRAMMAR
     _rule: ClassVar[str] = "IRI-reference"
+    _iri: ClassVar[bool] = True
 
     # The IRI pattern is compiled on first use, not when urikit is imported.
     @staticmethod
@@ -1064,17 +1002,15 @@ class IRI(_Reference):
         """The URI this IRI maps to (RFC 3987 §3.1): non-ASCII characters as
         triplets of their UTF-8 octets; ``idna`` writes a host's labels as
         A-labels, ``nfc`` applies NFC first (§5.3.2.2)."""
-        return URI._parse(mapping.iri_to_uri(self._m.string, self.parts, idna=idna, nfc=nfc))
+        return URI._parse(mapping.iri_to_uri(self._text, self.parts, idna=idna, nfc=nfc))
 
     def bidi_reports(self) -> list[Report]:
         """The components that break the Bidi IRI structure (RFC 3987 §4.2)."""
-        return _bidi.bidi_reports(self.parts, self._m.string)
+        return _bidi.bidi_reports(self.parts, self._text)
 
 
 #: A URI or IRI reference.
 AnyURI = URI | IRI
-
-_match_uri: Final = URI._fullmatch
 
 
 # -- the functional forms ---------------------------------------------------------------
@@ -1101,11 +1037,16 @@ def resolve(
     'http://a/b/g'
     """
     if type(base) is str and type(ref) is str and spec == "rfc3986":
-        m = _match_uri(base)
-        if m is not None and m.start(1) >= 0 and (fast := _fast.target_text(m, ref)):
-            target = _match_uri(fast)
-            if target is not None:
-                return URI._from_match(target)
+        parsed = URI._scan(base)
+        if parsed is None:
+            URI._refuse(base)
+        if (
+            parsed.scheme is not None
+            and (fast := _fast.target_text(base, parsed._span, ref))
+            and (target := URI._scan(fast)) is not None
+        ):
+            return target
+        return parsed.resolve(ref, strict=strict, spec=spec)
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
 
 

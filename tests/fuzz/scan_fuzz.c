@@ -10,6 +10,8 @@
  *   components: "scheme:" "//" [ userinfo "@" ] host [ ":" port ] path [ "?" query ]
  *   [ "#" fragment ], with the delimiters at the places between them;
  * - the first "?" and "#" of the text are the delimiters of the query and fragment;
+ * - every start is the one uk_component_start derives from the ends alone (the
+ *   storage of _speedups.Reference keeps only the ends);
  * - a URI-reference has no code unit above U+007F and is the same IRI-reference;
  * - the same code points give the same answer at every width.
  *
@@ -67,6 +69,15 @@ static void check_spans(const ptrdiff_t *sp, const uint32_t *cp, ptrdiff_t n)
             CHECK(sp[g] == -1 && sp[g + 1] == -1);
         } else {
             CHECK(sp[g] <= sp[g + 1] && sp[g + 1] <= n);
+        }
+    }
+    ptrdiff_t ends[UK_COMPONENTS];
+    for (int k = 0; k < UK_COMPONENTS; k++) {
+        ends[k] = sp[2 * k + 1];
+    }
+    for (int k = 0; k < UK_COMPONENTS; k++) {
+        if (ends[k] >= 0) {
+            CHECK(uk_component_start(ends, k) == sp[2 * k]);
         }
     }
     ptrdiff_t at = 0; /* where the next component starts */

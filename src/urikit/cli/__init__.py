@@ -59,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .. import __version__, compiled
 
     parser = _Parser(
         prog="urikit",
@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         "one URI per line from standard input and writes one record per line read.",
         epilog=EPILOG,
     )
-    parser.add_argument("--version", action="version", version=f"urikit {__version__}")
+    core = "compiled core" if compiled else "pure Python"
+    parser.add_argument("--version", action="version", version=f"urikit {__version__} ({core})")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in SUBCOMMANDS:
         module.register(subparsers)

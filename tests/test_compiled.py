@@ -1,0 +1,349 @@
+"""The compiled core and pure Python, side by side: the same answers for every input.
+
+Two copies of urikit are loaded next to the one under test, from the same files: one
+with ``URIKIT_NO_EXTENSIONS=1`` (its references are stored by ``_store.PureStore`` over
+the grammar's ``re.Match``, the reference implementation) and one without (stored by
+``_speedups.Reference``).  Every observation below (validity; components, spans and
+derived properties; the error's position, rule and message; resolution both ways;
+normalization; pickling) must be the same on both, for generated references, the real
+URLs of ``bench/urls.txt`` and random mutations of them.
+
+Without the extension the differential tests skip, unless ``URIKIT_REQUIRE_EXTENSION=1``
+is set; then they fail, as does ``test_the_extension_is_used``.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import inspect
+import os
+import pickle
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from strategies import authority_text, grammar_text, iri_references, uri_references
+from test_speedups import MUTATION_ALPHABET, mutate
+
+import urikit
+from urikit import _store
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(urikit.__file__).resolve().parent
+URLS = ROOT / "bench" / "urls.txt"
+REQUIRED = os.environ.get("URIKIT_REQUIRE_EXTENSION") == "1"
+SWITCHED_OFF = os.environ.get("URIKIT_NO_EXTENSIONS", "") not in ("", "0")
+
+COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
+BASES = (
+    "http://a/b/c/d;p?q",
+    "http://u:pw@example.com:8080/a/./b/../c/%7euser?x=1#top",
+    "foo:opaque/path",
+    "file:///etc/hosts",
+    "http://a",
+)
+REFERENCES = ("g", "../g", "./g/.", "?y", "#s", "//h/p", "/x/../y", "", "..", "g:h", "%7E")
+
+
+def _load_copy(name: str, pure: bool) -> ModuleType:
+    """A fresh copy of urikit under ``name``, its store chosen by ``pure`` at import."""
+    saved = os.environ.get("URIKIT_NO_EXTENSIONS")
+    os.environ["URIKIT_NO_EXTENSIONS"] = "1" if pure else ""
+    try:
+        spec = importlib.util.spec_from_file_location(
+            name, PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    finally:
+        if saved is None:
+            del os.environ["URIKIT_NO_EXTENSIONS"]
+        else:
+            os.environ["URIKIT_NO_EXTENSIONS"] = saved
+    return module
+
+
+PURE = _load_copy("urikit_pure_twin", pure=True)
+COMPILED = _load_copy("urikit_compiled_twin", pure=False)
+
+needs_extension = pytest.mark.skipif(
+    not COMPILED.compiled and not REQUIRED, reason="urikit._speedups is not built"
+)
+
+
+# --- the switch and the flag --------------------------------------------------------------
+
+
+def test_the_flag_says_which_store() -> None:
+    assert isinstance(urikit.compiled, bool)
+    assert "compiled" in urikit.__all__
+    assert PURE.compiled is False
+    assert PURE.URI.__mro__[2] is PURE._store.PureStore
+    expected = COMPILED._store.PureStore if not COMPILED.compiled else COMPILED._speedups.Reference
+    assert COMPILED.URI.__mro__[2] is expected
+    assert urikit.compiled is (_store.Store is not _store.PureStore)
+
+
+def test_the_extension_is_used() -> None:
+    """With URIKIT_REQUIRE_EXTENSION=1 the compiled core must be loaded (and used, unless
+    URIKIT_NO_EXTENSIONS switches it off for this run)."""
+    if not REQUIRED:
+        pytest.skip("URIKIT_REQUIRE_EXTENSION is not set")
+    assert COMPILED.compiled, "URIKIT_REQUIRE_EXTENSION=1 but urikit._speedups did not load"
+    assert urikit.compiled is not SWITCHED_OFF
+
+
+def _run(code: str, switched_off: bool) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "URIKIT_NO_EXTENSIONS"}
+    if switched_off:
+        env["URIKIT_NO_EXTENSIONS"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_the_environment_switch() -> None:
+    code = "import urikit; print(urikit.compiled)"
+    assert _run(code, switched_off=True) == "False"
+    assert _run(code, switched_off=False) == str(COMPILED.compiled)
+
+
+def test_version_names_the_core() -> None:
+    code = "from urikit.cli import main; main(['--version'])"
+    assert _run(code, switched_off=True) == "urikit 0.1.0 (pure Python)"
+    core = "compiled core" if COMPILED.compiled else "pure Python"
+    assert _run(code, switched_off=False) == f"urikit 0.1.0 ({core})"
+
+
+# --- observations ---------------------------------------------------------------------------
+
+
+def _outcome(action: Callable[[], Any]) -> Any:
+    """What ``action`` gives, as plain data: a reference as its class name and text, an
+    error as its type name, message, position and rule."""
+    try:
+        value = action()
+    except (ValueError, TypeError) as error:
+        return ("error", type(error).__name__, str(error), *_where(error))
+    return _plain(value)
+
+
+def _where(error: BaseException) -> tuple[Any, ...]:
+    return (getattr(error, "position", None), getattr(error, "rule", None))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (PURE.URI, PURE.IRI, COMPILED.URI, COMPILED.IRI)):
+        return (type(value).__name__, str(value))
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def _observe_reference(ref: Any) -> Iterator[tuple[str, Any]]:
+    yield "str", str(ref)
+    yield "repr", repr(ref)
+    yield "hash", hash(ref) == hash(str(ref))
+    for name in COMPONENTS:
+        yield name, getattr(ref, name)
+        yield f"span {name}", ref.span(name)
+    yield "parts", tuple(ref.parts)
+    for g in range(9):
+        yield f"group {g}", (ref._group(g), ref._span(g))
+    yield "groups", ref._groups()
+    for name in (
+        "kind", "is_absolute", "is_relative", "is_opaque", "host_type", "netloc",
+        "hostname", "username", "password", "redacted",
+    ):  # fmt: skip
+        attribute = getattr(ref, name)
+        yield name, _outcome(attribute if callable(attribute) else lambda a=attribute: a)
+    yield "port_number", _outcome(lambda: ref.port_number)
+    yield "origin", _outcome(lambda: ref.origin)
+    yield "urlsplit", tuple(ref.to_urlsplit())
+    yield "pickle", _plain(pickle.loads(pickle.dumps(ref)))
+    yield "same", _plain(type(ref)(ref))
+    yield "normalize syntax", _outcome(lambda: ref.normalize(level="syntax"))
+    yield "normalize scheme", _outcome(lambda: ref.normalize())
+    yield "with query", _outcome(lambda: ref.set_query_param("k", "v"))
+    if ref.scheme is not None:
+        for other in REFERENCES:
+            yield f"resolve {other}", _outcome(lambda o=other: ref.resolve(o))
+    for base in BASES:
+        yield f"against {base}", _outcome(lambda b=base: type(ref)(b).resolve(ref))
+
+
+def observe(module: ModuleType, text: str) -> dict[str, Any]:
+    """Everything both stores must agree on for ``text``, read through ``module``."""
+    seen: dict[str, Any] = {}
+    for cls in (module.URI, module.IRI):
+        name = cls.__name__
+        made = _outcome(lambda c=cls: c(text))
+        seen[f"{name}()"] = made
+        seen[f"{name}._parse"] = _outcome(lambda c=cls: c._parse(text))
+        seen[f"{name}._scan"] = _plain(cls._scan(text))
+        if made[0] == "error":
+            continue
+        for key, value in _observe_reference(cls(text)):
+            seen[f"{name} {key}"] = value
+    seen["is_valid"] = module.is_valid(text)
+    seen["is_valid IRI"] = module.is_valid(text, "IRI-reference")
+    seen["normalize()"] = _outcome(lambda: module.normalize(text))
+    for base in BASES[:2]:
+        seen[f"resolve({base})"] = _outcome(lambda b=base: module.resolve(b, text))
+    seen["resolve(text, g)"] = _outcome(lambda: module.resolve(text, "g"))
+    return seen
+
+
+def check(text: str) -> None:
+    pure, compiled = observe(PURE, text), observe(COMPILED, text)
+    assert pure.keys() == compiled.keys(), text
+    for key in pure:
+        assert compiled[key] == pure[key], (text, key)
+
+
+# --- differential: generated, real and mutated references -----------------------------------
+
+
+@needs_extension
+@pytest.mark.parametrize(
+    "text",
+    [
+        "", "a:", "//", "?", "#", "http://user:pw@[fe80::1%25eth0]:0080/a/../b?q=1#f",
+        "HTTP://Example.COM:80", "http://a b", "//a@b@c", "a:b:c", "b/c:d", "http://%41/",
+        "http://r\u00e9sum\u00e9.example/?\ue000", "\u200e", "foo://[v1.x]/", "//h:",
+        "http://h:99999999999999999999999/", "mailto:a@b", "urn:isbn:0451450523",
+    ],
+)  # fmt: skip
+def test_cases(text: str) -> None:
+    check(text)
+
+
+@needs_extension
+@given(uri_references())
+def test_uri_references(text: str) -> None:
+    check(text)
+
+
+@needs_extension
+@given(iri_references())
+def test_iri_references(text: str) -> None:
+    check(text)
+
+
+@needs_extension
+@given(grammar_text() | authority_text())
+@example("http://a/b/c/g;x?y#s")
+def test_near_references(text: str) -> None:
+    check(text)
+
+
+@needs_extension
+@given(st.lists(st.sampled_from(MUTATION_ALPHABET), max_size=12).map("".join))
+def test_delimiters_and_edges(text: str) -> None:
+    check(text)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    return URLS.read_text(encoding="utf-8").splitlines()
+
+
+@needs_extension
+@pytest.mark.parametrize("part", range(4))
+def test_corpus(corpus: list[str], part: int) -> None:
+    for url in corpus[part::4]:
+        check(url)
+
+
+@needs_extension
+@pytest.mark.parametrize("seed", range(2))
+def test_corpus_mutations(corpus: list[str], seed: int) -> None:
+    rng = random.Random(seed)
+    for url in rng.sample(corpus, 1000):
+        check(mutate(url, rng, rng.randint(1, 3)))
+
+
+# --- the compiled store itself --------------------------------------------------------------
+
+
+@needs_extension
+def test_the_interface_is_the_same() -> None:
+    pure, compiled = COMPILED._store.PureStore, COMPILED._speedups.Reference
+    names = {
+        "_parse", "_scan", "_from_match", "_refuse", "_text", "_group", "_span", "_groups",
+        *COMPONENTS,
+    }  # fmt: skip
+    for name in names:
+        assert inspect.getdoc(getattr(compiled, name)) == inspect.getdoc(getattr(pure, name))
+
+
+@needs_extension
+def test_objects_are_small_and_untracked() -> None:
+    uri = COMPILED.URI("http://e.com/a?c#d")  # short enough for int32 ends in any build
+    assert not gc.is_tracked(uri)
+    assert sys.getsizeof(uri) <= 100
+    assert not hasattr(uri, "__dict__")
+
+    class Annotated(COMPILED.URI):  # type: ignore[name-defined,misc]
+        """A subclass with a __dict__: its objects can join cycles, so they are tracked."""
+
+    annotated = Annotated("a:b")
+    assert gc.is_tracked(annotated)
+    assert annotated.path == "b" and type(Annotated._parse("c:d")) is Annotated
+
+
+@needs_extension
+def test_construction_and_arguments() -> None:
+    uri, iri = COMPILED.URI, COMPILED.IRI
+
+    class Text(str):
+        def __str__(self) -> str:
+            return "not this"
+
+    for cls in (uri, iri, PURE.URI, PURE.IRI):
+        assert str(cls(Text("a:b"))) == "a:b" and type(cls(Text("a:b"))._text) is str
+        assert cls(text="a:b").scheme == "a"
+        with pytest.raises(TypeError, match=rf"^{cls.__name__}\(\) takes a str, not bytes$"):
+            cls(b"a:b")
+        with pytest.raises(TypeError):
+            cls()
+        for group in (-1, 9):
+            with pytest.raises(IndexError):
+                cls("a:b")._group(group)
+            with pytest.raises(IndexError):
+                cls("a:b")._span(group)
+    assert str(uri(iri("a:b"))) == "a:b" and type(uri(iri("a:b"))) is uri
+    with pytest.raises(COMPILED.URIError):
+        uri(iri("a:\u00e9"))
+    m = COMPILED.grammar.URI_GRAMMAR.reference.fullmatch("http://h/p")
+    assert uri._from_match(m)._span(6) == m.span(6)
+    assert COMPILED._speedups.Reference("//h").host == "h"
+    with pytest.raises(ValueError, match="not a reference"):
+        COMPILED._speedups.Reference("a b")
+
+
+@needs_extension
+def test_long_texts() -> None:
+    """Texts beyond NARROW_MAX keep their ends as ptrdiff_t (the sanitizer build makes
+    NARROW_MAX small, so that this and the corpus take that road)."""
+    narrow_max = COMPILED._speedups.NARROW_MAX
+    if narrow_max > 1 << 20:
+        pytest.skip(f"NARROW_MAX is {narrow_max}: too long a text to build here")
+    for text in (
+        "http://u@h:1/" + "p" * narrow_max + "?q#f",
+        "//" + "h" * narrow_max,
+        "a" * (narrow_max + 1),
+    ):
+        check(text)
+        assert sys.getsizeof(COMPILED.URI(text)) > sys.getsizeof(COMPILED.URI("a"))
