@@ -109,3 +109,8 @@ def test_format_and_json() -> None:
     assert f"{u:>12}" == "   http://a/"
     assert format(u, "") == "http://a/"
     assert json.dumps([u], default=str) == '["http://a/"]'
+
+
+def test_urllib_given_a_uri_says_what_to_do() -> None:
+    with pytest.raises(TypeError, match=r"str\(uri\)"):
+        urlsplit(URI("http://a/"))  # type: ignore[call-overload]

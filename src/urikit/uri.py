@@ -39,24 +39,26 @@ from typing import (
     NamedTuple,
     NoReturn,
     TypeVar,
+    cast,
     overload,
 )
 from urllib.parse import ParseResult, SplitResult
 
 from . import _fast, fileuri, legacy, lenient, mapping, paths
 from . import bidi as _bidi
-from . import normalize as _normalization
 from . import query as _query
-from . import resolve as _resolution
 from ._store import Store
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .diagnose import locate
 from .errors import URIError
 from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .normalize import normalize as normalize_parts
 from .percent import percent_decode
-from .protocol_steps import ParamFilter
+from .protocol_steps import ParamFilter, Steps
 from .query import NameMatcher, QueryValues
 from .report import Report
+from .resolve import check_base, transform_references
+from .resolve import relativize as relativize_parts
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import (
     Codec,
@@ -92,7 +94,7 @@ _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-_R = TypeVar("_R", "URI", "IRI")
+_R = TypeVar("_R", bound="_Reference")
 
 
 class Origin(NamedTuple):
@@ -171,7 +173,7 @@ class _Reference(Store):
     def _same(self, other: URI | IRI | str) -> Self:
         """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
         if type(other) is type(self):
-            return other  # type: ignore[return-value]
+            return other
         return type(self)(other)
 
     # -- the value ------------------------------------------------------------
@@ -373,7 +375,7 @@ class _Reference(Store):
             text = self._text
             return text == "" or text[0] == "#"
         base_ref = self._same(base)
-        target = base_ref.resolve(self)
+        target = base_ref.resolve(cast("URI | IRI", self))
         return _without_fragment(target) == _without_fragment(base_ref)
 
     # -- the names urllib.parse uses (docs/migration.md) -------------------------------
@@ -387,14 +389,15 @@ class _Reference(Store):
     @property
     def hostname(self) -> str | None:
         """The host as ``urllib.parse`` gives it: ASCII letters lower-cased, an IP
-        literal without its brackets (and its zone ID decoded); ``None`` when
-        there is no host or it is empty."""
+        literal without its brackets and with its zone ID as written (RFC 6874
+        §2); ``None`` when there is no host or it is empty."""
         host = self.host
         if not host:
             return None
-        if host[0] == "[":
-            host = host[1:-1].replace("%25", "%", 1)
-        return host.translate(_ASCII_LOWER)
+        if host[0] != "[":
+            return host.translate(_ASCII_LOWER)
+        address, sep, zone = host[1:-1].partition("%25")
+        return address.translate(_ASCII_LOWER) + sep + zone
 
     @property
     def username(self) -> str | None:
@@ -412,6 +415,17 @@ class _Reference(Store):
         if userinfo is None or ":" not in userinfo:
             return None
         return userinfo.partition(":")[2]
+
+    def decode(self, encoding: str = "utf-8", errors: str = "strict") -> NoReturn:
+        """Refused: a reference is text, not bytes.
+
+        ``urllib.parse`` calls ``decode()`` on any argument that is not a ``str``;
+        this says what to do instead of failing somewhere inside it.
+        """
+        raise TypeError(
+            f"a {type(self).__name__} is text, not bytes: pass str(uri) to urllib.parse, "
+            "or use to_urlsplit() (docs/migration.md)"
+        )
 
     def to_urlsplit(self) -> SplitResult:
         """The ``urllib.parse.SplitResult`` of this reference.
@@ -562,7 +576,7 @@ class _Reference(Store):
         check_structure(scheme, authority, path)
         text = recompose(scheme, authority, path, query, fragment)
         result = cls(text)
-        given: dict[str, str | None] = {
+        given: dict[Component, str | None] = {
             "scheme": scheme,
             "authority": authority,
             "path": path,
@@ -570,7 +584,7 @@ class _Reference(Store):
             "fragment": fragment,
         }
         if host is not None:
-            given.update(userinfo=userinfo, host=host, port=port)
+            given["userinfo"], given["host"], given["port"] = userinfo, host, port
         for name, value in given.items():
             if getattr(result, name) != value:
                 span = result.span(name)
@@ -656,7 +670,7 @@ class _Reference(Store):
         'http://a/b/g'
         """
         base = self.parts
-        _resolution.check_base(base)
+        check_base(base)
         cls = type(self)
         if spec == "rfc3986":
             if (
@@ -666,7 +680,7 @@ class _Reference(Store):
                 and (target := cls._scan(fast)) is not None
             ):
                 return target
-            text = _resolution.transform_references(base, self._same(ref).parts, strict=strict)
+            text = transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc1630":
@@ -691,7 +705,7 @@ class _Reference(Store):
         '../g'
         """
         goal = self.resolve(target)
-        return type(self)._parse(_resolution.relativize(self.parts, goal.parts, self._grammar))
+        return type(self)._parse(relativize_parts(self.parts, goal.parts, self._grammar))
 
     # -- normalization (§6.2) -------------------------------------------------------
 
@@ -738,7 +752,7 @@ class _Reference(Store):
         sort_query: bool = False,
         drop_empty_query: bool = False,
         drop_fragment: bool = False,
-    ) -> URI | IRI:
+    ) -> _Reference:
         """The normal form at ``level`` of the comparison ladder (RFC 3986 §6.2).
 
         ``level`` is ``"scheme"`` (§6.2.3, the default), ``"syntax"`` (§6.2.2)
@@ -754,40 +768,37 @@ class _Reference(Store):
         >>> str(URI("eXAMPLE://a/./b/../b/%63/%7bfoo%7d").normalize())
         'example://a/b/c/%7Bfoo%7D'
         """
-        steps = {
-            "unicode": unicode,
-            "idna": idna,
-            "strip_host_dot": strip_host_dot,
-            "remove_params": remove_params,
-            "form_query": form_query,
-            "sort_query": sort_query,
-            "drop_empty_query": drop_empty_query,
-            "drop_fragment": drop_fragment,
-        }
-        if not any(value not in (None, False) for value in steps.values()):
-            if level not in ("syntax", "scheme"):
-                if level == "string":
-                    return self
-            else:
-                text = self._text
+        steps = _steps(
+            unicode,
+            idna,
+            strip_host_dot,
+            remove_params,
+            form_query,
+            sort_query,
+            drop_empty_query,
+            drop_fragment,
+        )
+        return self._normalize(level, registry, steps)
+
+    def _normalize(self, level: Level, registry: SchemeRegistry, steps: Steps | None) -> _Reference:
+        """:meth:`normalize` with its steps gathered (``None``: no step is on)."""
+        text = self._text
+        if steps is None:
+            if level == "string":
+                return self
+            if level == "syntax" or level == "scheme":
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
-            text = _normalization.normalize(
-                self.parts, level=level, registry=registry, iri=self._grammar.iri
-            )
-        else:
-            text = _normalization.normalize(
-                self.parts,
-                level=level,
-                registry=registry,
-                iri=self._grammar.iri,
-                steps=steps,  # type: ignore[arg-type]
-            )
-        result: type[URI | IRI] = IRI if idna == "u-label" else type(self)
-        if text == self._text and result is type(self):
+        normal = normalize_parts(
+            self.parts, level=level, registry=registry, iri=self._grammar.iri, steps=steps
+        )
+        result: type[_Reference] = type(self)
+        if steps is not None and steps.get("idna") == "u-label":
+            result = IRI
+        if normal == text and result is type(self):
             return self
-        return result._parse(text)
+        return result._parse(normal)
 
     # -- the query (§3.4) --------------------------------------------------------------
 
@@ -1017,7 +1028,7 @@ AnyURI = URI | IRI
 
 
 def _as_reference(value: URI | IRI | str) -> URI | IRI:
-    return value if isinstance(value, _Reference) else URI(value)  # type: ignore[return-value]
+    return value if isinstance(value, (URI, IRI)) else URI(value)
 
 
 @overload
@@ -1040,12 +1051,14 @@ def resolve(
         parsed = URI._scan(base)
         if parsed is None:
             URI._refuse(base)
-        if (
-            parsed.scheme is not None
-            and (fast := _fast.target_text(base, parsed._span, ref))
-            and (target := URI._scan(fast)) is not None
-        ):
-            return target
+        if parsed.scheme is not None:
+            fast = _fast.target_text(base, parsed._span, ref)
+            if fast is not None and (target := URI._scan(fast)) is not None:
+                return target
+            reference = URI._scan(ref)
+            if reference is not None:
+                text = transform_references(parsed.parts, reference.parts, strict=strict)
+                return parsed if text == base else URI._parse(text)
         return parsed.resolve(ref, strict=strict, spec=spec)
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
 
@@ -1086,26 +1099,53 @@ def normalize(
     """
     if (
         type(uri) is str
-        and level == "scheme"
-        and idna is None
+        and (level == "scheme" or level == "syntax")
         and unicode is None
-        and not (
-            strip_host_dot
-            or remove_params
-            or form_query
-            or sort_query
-            or drop_empty_query
-            or drop_fragment
-        )
+        and idna is None
+        and remove_params is None
+        and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
     ):
-        m = _fast.normal_match(uri, registry)
+        # A string already normal, or close to it, costs one match: that of the answer.
+        m = _fast.normal_match(uri, registry) if level == "scheme" else None
         if m is not None:
             return URI._from_match(m)
-    return _as_reference(uri).normalize(
-        level=level,
-        registry=registry,
+        quick = _fast.quick_normal_form(uri, level, registry)
+        if quick is not None and (target := URI._scan(quick)) is not None:
+            return target
+    steps = _steps(
+        unicode,
+        idna,
+        strip_host_dot,
+        remove_params,
+        form_query,
+        sort_query,
+        drop_empty_query,
+        drop_fragment,
+    )
+    return cast("URI | IRI", _as_reference(uri)._normalize(level, registry, steps))
+
+
+def _steps(
+    unicode: UnicodeForm | None,
+    idna: IdnaForm | None,
+    strip_host_dot: bool,
+    remove_params: ParamFilter | None,
+    form_query: bool,
+    sort_query: bool,
+    drop_empty_query: bool,
+    drop_fragment: bool,
+) -> Steps | None:
+    """The protocol-based steps (§6.2.4) that are switched on; ``None`` when none is."""
+    if (
+        unicode is None
+        and idna is None
+        and remove_params is None
+        and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
+    ):
+        return None
+    return Steps(
         unicode=unicode,
-        idna=idna,  # type: ignore[arg-type]
+        idna=idna,
         strip_host_dot=strip_host_dot,
         remove_params=remove_params,
         form_query=form_query,
