@@ -59,6 +59,9 @@ FLOORS: dict[str, int] = {
     "pydantic": 5,
     "arrow": 5,
     "_arrow_kernel": 5,
+    "polars": 5,
+    "pandas": 5,
+    "duckdb": 5,
     "__main__": 5,
 }
 
