@@ -215,6 +215,12 @@ static PyObject *zeroed(Py_ssize_t size)
     return b;
 }
 
+/* A new bytes object of size octets, not initialized: every octet is written. */
+static PyObject *unset(Py_ssize_t size)
+{
+    return PyBytes_FromStringAndSize(NULL, size);
+}
+
 static uint8_t *octets(PyObject *b)
 {
     return (uint8_t *)PyBytes_AS_STRING(b);
@@ -236,6 +242,7 @@ static int put_view(uint8_t *view, const uint8_t *s, Py_ssize_t n, int32_t buffe
     int32_t length = (int32_t)n;
     memcpy(view, &length, 4);
     if (n <= UK_VIEW_INLINE) {
+        memset(view + 4, 0, UK_VIEW_INLINE);
         memcpy(view + 4, s, (size_t)n);
         return 0;
     }
@@ -458,7 +465,7 @@ static PyObject *split(PyObject *module, PyObject *args)
         }
         Py_ssize_t width = k < UK_OUT_COMPONENTS ? UK_VIEW_SIZE : k == UK_OUT_HOST_TYPE ? 1 : 8;
         bits[k] = zeroed(bitmap);
-        values[k] = zeroed(n * width);
+        values[k] = k < UK_OUT_COMPONENTS ? unset(n * width) : zeroed(n * width);
         if (bits[k] == NULL || values[k] == NULL) {
             goto done;
         }
@@ -467,6 +474,11 @@ static PyObject *split(PyObject *module, PyObject *args)
     ptrdiff_t spans[UK_SPANS];
     for (Py_ssize_t i = 0; i < n; i++) {
         if (column_is_null(&c, i)) {
+            for (int k = 0; k < UK_OUT_COMPONENTS; k++) {
+                if (values[k] != NULL) {
+                    memset(octets(values[k]) + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
+                }
+            }
             continue;
         }
         set_bit(octets(validity), i);
@@ -475,18 +487,20 @@ static PyObject *split(PyObject *module, PyObject *args)
             goto done;
         }
         int found = scan_utf8(r.s, r.n, iri, spans, &w);
+        if (found == 0) {
+            for (int k = 0; k < UK_SPANS; k++) {
+                spans[k] = -1;
+            }
+        }
         if (found < 0) {
             goto done;
         }
-        if (!found) {
-            octets(status)[i] = 2;
-            invalid++;
-            continue;
-        }
-        octets(status)[i] = 1;
-        set_bit(octets(ok), i);
         for (int k = 0; k < UK_OUT_COMPONENTS; k++) {
-            if (values[k] == NULL || spans[2 * k] < 0) {
+            if (values[k] == NULL) {
+                continue;
+            }
+            if (spans[2 * k] < 0) {
+                memset(octets(values[k]) + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
                 continue;
             }
             set_bit(octets(bits[k]), i);
@@ -495,6 +509,13 @@ static PyObject *split(PyObject *module, PyObject *args)
                 goto done;
             }
         }
+        if (!found) {
+            octets(status)[i] = 2;
+            invalid++;
+            continue;
+        }
+        octets(status)[i] = 1;
+        set_bit(octets(ok), i);
         ptrdiff_t host = spans[UK_G_HOST], port = spans[UK_G_PORT];
         if (values[UK_OUT_HOST_TYPE] != NULL && host >= 0) {
             set_bit(octets(bits[UK_OUT_HOST_TYPE]), i);
