@@ -1,4 +1,4 @@
-"""The optional compiled core, urikit._speedups; the rest is configured in pyproject.toml.
+"""The optional compiled modules, urikit._speedups and urikit._columns; the rest is configured in pyproject.toml.
 
 The extension is optional: where it cannot be built, ``pip install .`` still succeeds and
 urikit runs as pure Python.  With ``URIKIT_STRICT_BUILD=1`` (CI) warnings are errors and a
@@ -42,4 +42,15 @@ speedups = Extension(
     optional=not STRICT,
 )
 
-setup(ext_modules=[speedups], cmdclass={"build_ext": BuildExt})
+columns = Extension(
+    "urikit._columns",
+    sources=["src/urikit/_columns.c"],
+    depends=[
+        "src/urikit/_speedups_scan.h",
+        "src/urikit/_speedups_scan_kind.h",
+        "src/urikit/_speedups_tables.h",
+    ],
+    optional=not STRICT,
+)
+
+setup(ext_modules=[speedups, columns], cmdclass={"build_ext": BuildExt})

@@ -33,6 +33,7 @@ FLOORS: dict[str, int] = {
     "validate": 1,
     "_speedups": 1,
     "_store": 1,
+    "_columns": 1,
     # 2: the RFC operations, on component text
     "resolve": 2,
     "legacy": 2,
@@ -56,6 +57,11 @@ FLOORS: dict[str, int] = {
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,
+    "arrow": 5,
+    "_arrow_kernel": 5,
+    "polars": 5,
+    "pandas": 5,
+    "duckdb": 5,
     "__main__": 5,
 }
 

@@ -1,0 +1,269 @@
+"""The kernels under :mod:`urikit.arrow`: one chunk of an Arrow string column at a time.
+
+Two kernels give the same answers.  The compiled one hands the chunk's buffers
+(validity, offsets or views, data) to ``urikit._columns``, which scans every row
+in C with the scanner of ``urikit._speedups`` and fills new buffers; the pure one
+reads each row as a ``str`` and asks :class:`~urikit.URI`.  The pure kernel is the
+oracle: ``tests/test_arrow.py`` runs every column function on both.  It is used
+when ``urikit._columns`` is not built or ``URIKIT_NO_EXTENSIONS=1``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Final
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from . import IRI, URI, URIError
+
+#: The components of RFC 3986 §3, in the order of the scanner's spans.
+COMPONENTS: Final = (
+    "scheme",
+    "authority",
+    "userinfo",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+)
+#: The values of ``URI.host_type``, in the order of the compiled kernel's codes.
+HOST_TYPES: Final = ("ipv4", "ipv6", "ipvfuture", "reg-name")
+HOST_TYPE: Final = pa.dictionary(pa.int8(), pa.string())
+STRING_TYPES: Final = (pa.string(), pa.large_string(), pa.string_view())
+_KINDS: Final = {pa.string(): 0, pa.large_string(): 1, pa.string_view(): 2}
+_HOST_TYPE_INDEX: Final = {name: code for code, name in enumerate(HOST_TYPES)}
+_HOST_TYPE_NAMES: Final = pa.array(HOST_TYPES, pa.string())
+_INT64_MAX: Final = 2**63 - 1
+#: The largest span of data octets one call may view: a view's offset is an int32.
+_VIEW_SPAN: Final = 2**31 - 1
+_HOST_TYPE_BIT: Final = 8
+_PORT_NUMBER_BIT: Final = 9
+
+#: fallback(row, text) -> str | None: the answer of the scalar API for one row.
+Fallback = Callable[[int, str], "str | None"]
+
+
+@dataclass
+class Split:
+    """What the scanner says of one chunk of ``n`` rows.
+
+    ``ok`` is true for a reference, false for other text, null for a null row;
+    ``invalid`` lists the rows that are not references; ``components`` holds the
+    string views asked for (null where undefined); ``host_type`` and
+    ``port_number`` likewise; ``overflow`` lists the rows whose port does not fit
+    an int64 (null in ``port_number``).
+    """
+
+    n: int
+    ok: pa.Array
+    invalid: list[int]
+    components: dict[str, pa.Array] = field(default_factory=dict)
+    host_type: pa.Array | None = None
+    port_number: pa.Array | None = None
+    overflow: list[int] = field(default_factory=list)
+
+
+class PureKernel:
+    """Each row read by the scalar API: the oracle for the compiled kernel."""
+
+    name = "pure"
+
+    def split(
+        self, chunk: pa.Array, iri: bool, components: Iterable[str], extras: Iterable[str] = ()
+    ) -> Split:
+        wanted = list(components)
+        extra = set(extras)
+        reference: type[URI | IRI] = IRI if iri else URI
+        ok: list[bool | None] = []
+        invalid: list[int] = []
+        values: dict[str, list[str | None]] = {name: [] for name in wanted}
+        host_types: list[str | None] = []
+        ports: list[int | None] = []
+        overflow: list[int] = []
+        for row, text in enumerate(chunk.to_pylist()):
+            u = None
+            if text is not None:
+                try:
+                    u = reference(text)
+                except URIError:
+                    invalid.append(row)
+            ok.append(None if text is None else u is not None)
+            for name in wanted:
+                values[name].append(None if u is None else getattr(u, name))
+            host_types.append(None if u is None else u.host_type)
+            port = None
+            if u is not None and "port_number" in extra:
+                try:
+                    port = u.port_number
+                except URIError:
+                    overflow.append(row)
+                if port is not None and port > _INT64_MAX:
+                    port = None
+                    overflow.append(row)
+            ports.append(port)
+        result = Split(len(chunk), pa.array(ok, pa.bool_()), invalid, overflow=overflow)
+        for name in wanted:
+            result.components[name] = pa.array(values[name], pa.string_view())
+        if "host_type" in extra:
+            codes = [None if t is None else _HOST_TYPE_INDEX[t] for t in host_types]
+            result.host_type = pa.DictionaryArray.from_arrays(
+                pa.array(codes, pa.int8()), _HOST_TYPE_NAMES
+            )
+        if "port_number" in extra:
+            result.port_number = pa.array(ports, pa.int64())
+        return result
+
+    def map(self, chunk: pa.Array, rank: int, registry: Any, fallback: Fallback) -> pa.Array:
+        del rank, registry  # the scalar answer is the answer
+        answers = [
+            None if text is None else fallback(row, text)
+            for row, text in enumerate(chunk.to_pylist())
+        ]
+        return pa.array(answers, pa.string_view())
+
+
+class CompiledKernel:
+    """The rows scanned in C by ``urikit._columns`` over the chunk's own buffers."""
+
+    name = "compiled"
+
+    def __init__(self, module: ModuleType) -> None:
+        self._columns = module
+        self._schemes: dict[int, tuple[Any, tuple[tuple[bytes, int, int], ...]]] = {}
+
+    def split(
+        self, chunk: pa.Array, iri: bool, components: Iterable[str], extras: Iterable[str] = ()
+    ) -> Split:
+        wanted = list(components)
+        extra = set(extras)
+        mask = sum(1 << COMPONENTS.index(name) for name in wanted)
+        mask |= (1 << _HOST_TYPE_BIT) * ("host_type" in extra)
+        mask |= (1 << _PORT_NUMBER_BIT) * ("port_number" in extra)
+        parts = []
+        start = 0
+        for piece, spec, data, base in _pieces(chunk):
+            status, validity, ok, count, outputs = self._columns.split(spec, iri, mask, base)
+            parts.append((start, len(piece), status, validity, ok, count, outputs, data))
+            start += len(piece)
+        return _joined_split(parts, wanted, len(chunk))
+
+    def map(self, chunk: pa.Array, rank: int, registry: Any, fallback: Fallback) -> pa.Array:
+        table = self._scheme_table(registry) if rank > 0 else ()
+        arrays = []
+        start = 0
+        for piece, spec, data, base in _pieces(chunk):
+            offset = start
+
+            def shifted(row: int, text: str, offset: int = offset) -> str | None:
+                return fallback(offset + row, text)
+
+            validity, views, extra, _ = self._columns.map(spec, rank, table, shifted, base)
+            buffers = [_buffer(validity), _buffer(views), *data, _buffer(extra)]
+            arrays.append(pa.Array.from_buffers(pa.string_view(), len(piece), buffers))
+            start += len(piece)
+        return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+
+    def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int, int], ...]:
+        """The schemes of ``registry`` that normalization treats apart, as the C
+        kernel reads them: (name, default port or -1, flags), sorted by name.  A
+        scheme is special (flag 1) when it has rules of its own or components
+        other than the host without case; rooted (flag 2) when its empty path is
+        "/" (RFC 3986 §6.2.3)."""
+        cached = self._schemes.get(id(registry))
+        if cached is not None and cached[0] is registry:
+            return cached[1]
+        rows = []
+        for name, spec in registry.items():
+            special = bool(spec.special_rules) or not spec.case_insensitive <= {"host"}
+            flags = special | (2 * bool(spec.empty_path_is_root))
+            port = -1 if spec.default_port is None else spec.default_port
+            if flags or port >= 0:
+                rows.append((name.encode("ascii"), port, flags))
+        table = tuple(sorted(rows))
+        self._schemes[id(registry)] = (registry, table)
+        return table
+
+
+def _buffer(data: bytes) -> pa.Buffer:
+    return pa.py_buffer(data)
+
+
+def _pieces(chunk: pa.Array) -> list[tuple[pa.Array, tuple[Any, ...], list[pa.Buffer], int]]:
+    """The chunk as the C kernel takes it: (piece, column spec, output data
+    buffers, base) for consecutive pieces of rows, each with at most
+    ``_VIEW_SPAN`` octets of data, so that views into it fit an int32 offset."""
+    kind = _KINDS[chunk.type]
+    buffers = chunk.buffers()
+    validity = buffers[0] if chunk.null_count else None
+    if kind == 2:
+        data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
+        spec = (kind, len(chunk), chunk.offset, validity, buffers[1], tuple(data))
+        return [(chunk, spec, data, 0)]
+    data_buffer = buffers[2] if buffers[2] is not None else pa.py_buffer(b"")
+    offsets = memoryview(buffers[1]).cast("i" if kind == 0 else "q")
+    first, last = offsets[chunk.offset], offsets[chunk.offset + len(chunk)]
+    if last - first > _VIEW_SPAN and len(chunk) > 1:
+        half = len(chunk) // 2
+        return _pieces(chunk.slice(0, half)) + _pieces(chunk.slice(half))
+    spec = (kind, len(chunk), chunk.offset, validity, buffers[1], (data_buffer,))
+    return [(chunk, spec, [data_buffer.slice(first)], first)]
+
+
+def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Split:
+    oks: list[pa.Array] = []
+    invalid: list[int] = []
+    overflow: list[int] = []
+    columns: dict[str, list[pa.Array]] = {name: [] for name in wanted}
+    host_types, ports = [], []
+    for start, length, status, validity, ok, count, outputs, data in parts:
+        valid_bits = _buffer(validity)
+        oks.append(pa.Array.from_buffers(pa.bool_(), length, [valid_bits, _buffer(ok)]))
+        row = status.find(2) if count else -1
+        while row >= 0:
+            invalid.append(start + row)
+            row = status.find(2, row + 1)
+        for name in wanted:
+            bits, views = outputs[COMPONENTS.index(name)]
+            buffers = [_buffer(bits), _buffer(views), *data]
+            columns[name].append(pa.Array.from_buffers(pa.string_view(), length, buffers))
+        if outputs[_HOST_TYPE_BIT] is not None:
+            bits, codes = outputs[_HOST_TYPE_BIT]
+            indices = pa.Array.from_buffers(pa.int8(), length, [_buffer(bits), _buffer(codes)])
+            host_types.append(pa.DictionaryArray.from_arrays(indices, _HOST_TYPE_NAMES))
+        if outputs[_PORT_NUMBER_BIT] is not None:
+            bits, values, rows = outputs[_PORT_NUMBER_BIT]
+            ports.append(
+                pa.Array.from_buffers(pa.int64(), length, [_buffer(bits), _buffer(values)])
+            )
+            overflow.extend(start + r for r in rows)
+    result = Split(n, _concat(oks), invalid, overflow=overflow)
+    for name in wanted:
+        result.components[name] = _concat(columns[name])
+    if host_types:
+        result.host_type = _concat(host_types)
+    if ports:
+        result.port_number = _concat(ports)
+    return result
+
+
+def _concat(arrays: list[pa.Array]) -> pa.Array:
+    return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+
+
+def _load() -> PureKernel | CompiledKernel:
+    if os.environ.get("URIKIT_NO_EXTENSIONS") == "1":
+        return PureKernel()
+    try:
+        from . import _columns
+    except ImportError:
+        return PureKernel()
+    return CompiledKernel(_columns)
+
+
+#: The kernel in use: compiled when ``urikit._columns`` is built.
+KERNEL: PureKernel | CompiledKernel = _load()

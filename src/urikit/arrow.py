@@ -1,0 +1,467 @@
+"""Columns of URI references: the scalar API over Arrow columns of strings.
+
+Each function takes a column of ``string``, ``large_string`` or ``string_view``
+values through the Arrow PyCapsule interface (a pyarrow ``Array`` or
+``ChunkedArray``, a polars ``Series``, a pandas ``Series`` with an Arrow dtype, a
+DuckDB relation of one column; a list of ``str`` and ``None`` also serves) and
+answers every row exactly as the scalar API answers it (``docs/columns.md`` has
+the table).  An ``Array`` gives an ``Array``; anything else a ``ChunkedArray``.
+
+Nulls in, nulls out.  A row that is not a reference never stops a batch: it gives
+null (and, in :func:`parse`, the position, rule and reason of its error), unless
+``errors="raise"``, which raises the row's :class:`~urikit.URIError` with "row N:"
+before its reason.
+
+:func:`parse`, the component functions, :func:`is_valid` for the reference
+rules, :func:`host_type` and :func:`port_number` are compiled: C scans the
+column's buffers, and components are ``string_view`` values that point into the
+input's data, with no ``str`` made per row.  :func:`normalize` and :func:`to_uri`
+answer in C for rows already in their answer's form, and ask the scalar API for
+the others; :func:`resolve`, :func:`relativize`, :func:`query_param`,
+:func:`audit_codes` and the other rules of :func:`is_valid` ask it for every row.
+Needs pyarrow (the ``arrow`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Literal, TypeAlias
+
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+from . import IRI, URI, SchemeRegistry, URIError, _arrow_kernel, audit
+from . import is_valid as _is_valid_text
+from . import normalize as _normalize_text
+from . import relativize as _relativize_text
+from . import resolve as _resolve_text
+from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split
+from .schemes import DEFAULT_REGISTRY
+from .types import Codec, Level, Spec
+from .validate import RULE_NAMES
+
+__all__ = [
+    "audit_codes",
+    "authority",
+    "fragment",
+    "host",
+    "host_type",
+    "is_valid",
+    "normalize",
+    "parse",
+    "path",
+    "port",
+    "port_number",
+    "query",
+    "query_param",
+    "relativize",
+    "resolve",
+    "scheme",
+    "to_uri",
+    "userinfo",
+]
+
+#: What to do with a row that is not a reference: give null, or raise.
+Errors: TypeAlias = Literal["null", "raise"]
+Column: TypeAlias = Any
+Result: TypeAlias = Any  # pa.Array | pa.ChunkedArray
+
+#: The rules :func:`is_valid` answers in C: (IRI grammar, the test on the parse).
+_COMPILED_RULES: Final = {
+    "URI-reference": (False, "reference"),
+    "URI": (False, "absolute"),
+    "absolute-URI": (False, "no-fragment"),
+    "relative-ref": (False, "relative"),
+    "IRI-reference": (True, "reference"),
+    "IRI": (True, "absolute"),
+    "absolute-IRI": (True, "no-fragment"),
+    "irelative-ref": (True, "relative"),
+}
+_LEVEL_RANK: Final = {"string": 0, "syntax": 1, "scheme": 2}
+_NO_STEPS: Final = {
+    "unicode": None,
+    "idna": None,
+    "strip_host_dot": False,
+    "remove_params": None,
+    "form_query": False,
+    "sort_query": False,
+    "drop_empty_query": False,
+    "drop_fragment": False,
+}
+PARSE_TYPE: Final = pa.struct(
+    [
+        *((name, pa.string_view()) for name in COMPONENTS),
+        ("valid", pa.bool_()),
+        ("error_position", pa.int64()),
+        ("error", pa.string()),
+        ("error_rule", pa.string()),
+    ]
+)
+
+
+# -- columns in and out -----------------------------------------------------------------
+
+
+def _as_arrow(col: Column) -> pa.Array | pa.ChunkedArray:
+    """``col`` as a pyarrow array of strings (the Arrow PyCapsule interface)."""
+    if isinstance(col, (pa.Array, pa.ChunkedArray)):
+        arrow = col
+    elif hasattr(col, "__arrow_c_stream__"):
+        arrow = pa.chunked_array(col)
+    elif hasattr(col, "__arrow_c_array__"):
+        arrow = pa.array(col)
+    elif isinstance(col, Sequence) and not isinstance(col, (str, bytes)):
+        arrow = pa.array(col, pa.string())
+    else:
+        raise TypeError(f"expected a column of strings, not {type(col).__name__}")
+    if pa.types.is_struct(arrow.type) and arrow.type.num_fields == 1:
+        # a table of one column, as a DuckDB relation exports itself
+        if isinstance(arrow, pa.ChunkedArray):
+            arrow = pa.chunked_array([c.field(0) for c in arrow.chunks], arrow.type.field(0).type)
+        else:
+            arrow = arrow.field(0)
+    if arrow.type not in STRING_TYPES:
+        raise TypeError(
+            f"expected a column of string, large_string or string_view, not {arrow.type}"
+        )
+    return arrow
+
+
+def _each_chunk(col: Column, answer: Callable[[pa.Array, int], pa.Array]) -> Result:
+    """``answer(chunk, first_row)`` for each chunk of ``col``, in the shape of ``col``."""
+    arrow = _as_arrow(col)
+    if isinstance(arrow, pa.Array):
+        return answer(arrow, 0)
+    chunks, start = [], 0
+    for chunk in arrow.chunks:
+        chunks.append(answer(chunk, start))
+        start += len(chunk)
+    if not chunks:
+        return pa.chunked_array([], answer(pa.array([], arrow.type), 0).type)
+    return pa.chunked_array(chunks)
+
+
+def _kernel() -> _arrow_kernel.PureKernel | _arrow_kernel.CompiledKernel:
+    return _arrow_kernel.KERNEL
+
+
+def _row_error(row: int, error: URIError) -> URIError:
+    return URIError(
+        f"row {row}: {error.reason}", text=error.text, position=error.position, rule=error.rule
+    )
+
+
+def _error_of(text: str, iri: bool) -> URIError:
+    """The scalar API's error for a row the scanner refused."""
+    try:
+        (IRI if iri else URI)(text)
+    except URIError as error:
+        return error
+    raise AssertionError(f"the column kernel refused a reference the scalar API reads: {text!r}")
+
+
+def _errors_of(
+    chunk: pa.Array, split: Split, iri: bool, errors: Errors, start: int
+) -> list[URIError]:
+    found = []
+    for row in split.invalid:
+        error = _error_of(chunk[row].as_py(), iri)
+        if errors == "raise":
+            raise _row_error(start + row, error) from error
+        found.append(error)
+    return found
+
+
+def _scatter(n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
+    """An array of ``n`` nulls but for ``values`` at ``rows``."""
+    if not rows:
+        return pa.nulls(n, type_)
+    bits = bytearray((n + 7) // 8)
+    for row in rows:
+        bits[row >> 3] |= 1 << (row & 7)
+    mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bytes(bits))])
+    return pc.replace_with_mask(pa.nulls(n, type_), mask, pa.array(values, type_))
+
+
+def _check_errors(errors: str) -> None:
+    if errors not in ("null", "raise"):
+        raise ValueError(f"errors must be 'null' or 'raise', not {errors!r}")
+
+
+# -- parsing (RFC 3986 §3, §4.1; RFC 3987 §2.2) -------------------------------------------
+
+
+def parse(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """Each row taken apart: a struct of the 8 components (null where undefined,
+    ``""`` where empty, as :class:`~urikit.URI` gives them), ``valid``, and for a
+    row that is not a reference ``error_position`` (in characters, as
+    ``URIError.position``), ``error`` (``URIError.reason``) and ``error_rule``.
+    A null row gives a null struct.  ``iri=True`` reads IRIs (RFC 3987 §2.2).
+    """
+    _check_errors(errors)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        split = _kernel().split(chunk, iri, COMPONENTS)
+        found = _errors_of(chunk, split, iri, errors, start)
+        n = len(chunk)
+        fields = [split.components[name] for name in COMPONENTS]
+        fields.append(split.ok)
+        fields.append(_scatter(n, split.invalid, [e.position for e in found], pa.int64()))
+        fields.append(_scatter(n, split.invalid, [e.reason for e in found], pa.string()))
+        fields.append(_scatter(n, split.invalid, [e.rule for e in found], pa.string()))
+        mask = chunk.is_null() if chunk.null_count else None
+        return pa.StructArray.from_arrays(fields, fields=list(PARSE_TYPE), mask=mask)
+
+    return _each_chunk(col, answer)
+
+
+def _component(col: Column, name: str, iri: bool, errors: Errors) -> Result:
+    _check_errors(errors)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        split = _kernel().split(chunk, iri, (name,))
+        _errors_of(chunk, split, iri, errors, start)
+        return split.components[name]
+
+    return _each_chunk(col, answer)
+
+
+def scheme(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The scheme of each row (RFC 3986 §3.1) as ``string_view``; see :func:`parse`."""
+    return _component(col, "scheme", iri, errors)
+
+
+def authority(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The authority of each row (RFC 3986 §3.2); see :func:`parse`."""
+    return _component(col, "authority", iri, errors)
+
+
+def userinfo(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The userinfo of each row (RFC 3986 §3.2.1); see :func:`parse`."""
+    return _component(col, "userinfo", iri, errors)
+
+
+def host(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The host of each row (RFC 3986 §3.2.2), IP literals in brackets; see :func:`parse`."""
+    return _component(col, "host", iri, errors)
+
+
+def port(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The port of each row as written (RFC 3986 §3.2.3); see :func:`port_number`."""
+    return _component(col, "port", iri, errors)
+
+
+def path(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The path of each row (RFC 3986 §3.3), never null for a reference."""
+    return _component(col, "path", iri, errors)
+
+
+def query(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The query of each row (RFC 3986 §3.4); see :func:`parse`."""
+    return _component(col, "query", iri, errors)
+
+
+def fragment(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """The fragment of each row (RFC 3986 §3.5); see :func:`parse`."""
+    return _component(col, "fragment", iri, errors)
+
+
+def host_type(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """``URI.host_type`` of each row: ``"ipv4"``, ``"ipv6"``, ``"ipvfuture"`` or
+    ``"reg-name"`` (RFC 3986 §3.2.2), null without a host; dictionary-encoded."""
+    _check_errors(errors)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        split = _kernel().split(chunk, iri, (), ("host_type",))
+        _errors_of(chunk, split, iri, errors, start)
+        return split.host_type
+
+    return _each_chunk(col, answer)
+
+
+def port_number(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+    """``URI.port_number`` of each row as int64: null when the port is absent or
+    empty, and null (or with ``errors="raise"`` the scalar error) for a port
+    beyond int64."""
+    _check_errors(errors)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        split = _kernel().split(chunk, iri, (), ("port_number",))
+        _errors_of(chunk, split, iri, errors, start)
+        for row in split.overflow:
+            try:
+                number = (IRI if iri else URI)(chunk[row].as_py()).port_number
+            except URIError as error:
+                if errors == "raise":
+                    raise _row_error(start + row, error) from error
+                continue
+            if errors == "raise":
+                raise URIError(f"row {start + row}: the port number {number} does not fit int64")
+        return split.port_number
+
+    return _each_chunk(col, answer)
+
+
+def is_valid(col: Column, rule: str = "URI-reference") -> Result:
+    """:func:`urikit.is_valid` of each row against the ABNF rule ``rule``: a
+    boolean column, null for a null row.  Answered in C for ``URI-reference``,
+    ``URI``, ``absolute-URI``, ``relative-ref`` and their IRI rules."""
+    if rule not in RULE_NAMES:
+        _is_valid_text("", rule)  # raises ValueError naming the known rules
+    compiled = _COMPILED_RULES.get(rule)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        if compiled is None:
+            texts = chunk.to_pylist()
+            return pa.array([None if t is None else _is_valid_text(t, rule) for t in texts])
+        iri, test = compiled
+        wanted = () if test == "reference" else ("scheme", "fragment")
+        split = _kernel().split(chunk, iri, wanted)
+        if test == "reference":
+            return split.ok
+        has_scheme = split.components["scheme"].is_valid()
+        if test == "relative":
+            return pc.and_(split.ok, pc.invert(has_scheme))
+        if test == "absolute":
+            return pc.and_(split.ok, has_scheme)
+        return pc.and_(pc.and_(split.ok, has_scheme), split.components["fragment"].is_null())
+
+    return _each_chunk(col, answer)
+
+
+# -- operations, by the scalar API where the fast test is unsure -----------------------------
+
+
+def _mapped(
+    col: Column,
+    rank: int,
+    registry: SchemeRegistry,
+    scalar: Callable[[int, str], str | None],
+    errors: Errors,
+) -> Result:
+    _check_errors(errors)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        def fallback(row: int, text: str) -> str | None:
+            try:
+                return scalar(start + row, text)
+            except URIError as error:
+                if errors == "raise":
+                    raise _row_error(start + row, error) from error
+                return None
+
+        return _kernel().map(chunk, rank, registry, fallback)
+
+    return _each_chunk(col, answer)
+
+
+def normalize(
+    col: Column,
+    *,
+    level: Level = "scheme",
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
+    iri: bool = False,
+    errors: Errors = "null",
+    **steps: Any,
+) -> Result:
+    """:func:`urikit.normalize` of each row (RFC 3986 §6.2), as ``string_view``;
+    ``steps`` are its protocol-based steps.  Rows already normal are answered in C
+    (without steps, for URIs); the others by the scalar API."""
+    unknown = set(steps) - set(_NO_STEPS)
+    if unknown:
+        raise TypeError(f"normalize() got unexpected keyword arguments {sorted(unknown)}")
+    if level not in _LEVEL_RANK:
+        raise ValueError(f"level must be one of {sorted(_LEVEL_RANK)}, not {level!r}")
+    plain = all(steps.get(name, default) == default for name, default in _NO_STEPS.items())
+    rank = _LEVEL_RANK[level] if plain and not iri else -1
+
+    def scalar(row: int, text: str) -> str:
+        if iri:
+            return str(IRI(text).normalize(level=level, registry=registry, **steps))
+        return str(_normalize_text(text, level=level, registry=registry, **steps))
+
+    return _mapped(col, rank, registry, scalar, errors)
+
+
+def _bases(base: Any, col: Column) -> Callable[[int], Any]:
+    """The base of each row: one reference, or the rows of a column of them."""
+    if isinstance(base, (str, URI, IRI)):
+        if isinstance(base, str):
+            URI(base)  # a bad base is a bad call, not a bad row
+        return lambda row: base
+    values: list[Any] = _as_arrow(base).to_pylist()
+    if len(values) != len(_as_arrow(col)):
+        raise ValueError(f"{len(values)} bases for {len(_as_arrow(col))} references")
+    return lambda row: values[row]
+
+
+def resolve(
+    base: Any,
+    col: Column,
+    *,
+    strict: bool = True,
+    spec: Spec = "rfc3986",
+    errors: Errors = "null",
+) -> Result:
+    """:func:`urikit.resolve` of each row against ``base`` (one reference, or a
+    column of them, row by row), RFC 3986 §5.2; by the scalar API."""
+    base_of = _bases(base, col)
+
+    def scalar(row: int, text: str) -> str | None:
+        b = base_of(row)
+        return None if b is None else str(_resolve_text(b, text, strict=strict, spec=spec))
+
+    return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+
+
+def relativize(base: Any, col: Column, *, errors: Errors = "null") -> Result:
+    """:func:`urikit.relativize` of each row against ``base`` (one reference, or a
+    column of them); by the scalar API."""
+    base_of = _bases(base, col)
+
+    def scalar(row: int, text: str) -> str | None:
+        b = base_of(row)
+        return None if b is None else str(_relativize_text(b, text))
+
+    return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+
+
+def to_uri(
+    col: Column, *, idna: bool = False, nfc: bool = False, errors: Errors = "null"
+) -> Result:
+    """``IRI(row).to_uri()`` of each row (RFC 3987 §3.1).  A row that is already a
+    URI is its own answer, found in C (without ``idna``); the others by the
+    scalar API."""
+
+    def scalar(row: int, text: str) -> str:
+        return str(IRI(text).to_uri(idna=idna, nfc=nfc))
+
+    return _mapped(col, -1 if idna else 0, DEFAULT_REGISTRY, scalar, errors)
+
+
+def query_param(
+    col: Column, name: str, *, codec: Codec = "form", iri: bool = False, errors: Errors = "null"
+) -> Result:
+    """``URI(row).query_param(name)`` of each row (RFC 3986 §3.4): the first value,
+    decoded, or null; by the scalar API."""
+    reference = IRI if iri else URI
+
+    def scalar(row: int, text: str) -> str | None:
+        return reference(text).query_param(name, codec=codec)
+
+    return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+
+
+def audit_codes(col: Column, *, registry: SchemeRegistry = DEFAULT_REGISTRY) -> Result:
+    """The codes of :func:`urikit.audit`'s findings for each row (RFC 3986 §7), a
+    list of strings; by the scalar API.  Text that is not a reference gives an
+    ``invalid`` finding, never an error."""
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        codes = [
+            None if text is None else [f.code for f in audit(text, registry=registry)]
+            for text in chunk.to_pylist()
+        ]
+        return pa.array(codes, pa.list_(pa.string()))
+
+    return _each_chunk(col, answer)

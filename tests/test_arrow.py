@@ -1,0 +1,256 @@
+"""The column functions of ``urikit.arrow`` against the scalar API, row by row.
+
+The oracle is ``URI(text)`` (or its ``URIError``) and the scalar functions; the
+inputs are the vectors of tests/vectors and the real URLs of bench/urls.txt,
+with nulls, as ``string``, ``large_string`` and ``string_view`` columns, sliced
+and chunked.  Every test runs on both kernels: the compiled one (skipped when
+``urikit._columns`` is not built, unless ``URIKIT_REQUIRE_EXTENSION=1``) and the
+pure one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import iri_references, uri_references
+
+pa = pytest.importorskip("pyarrow")
+
+import urikit  # noqa: E402
+from urikit import IRI, URI, URIError  # noqa: E402
+from urikit import _arrow_kernel as kernels  # noqa: E402
+from urikit import arrow as ua  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT / "tests" / "vectors"
+URLS = (ROOT / "bench" / "urls.txt").read_text(encoding="utf-8").splitlines()
+SYNTAX = [case["input"] for case in json.loads((VECTORS / "uri_syntax.json").read_text())]
+NORMALIZATION = json.loads((VECTORS / "normalization.json").read_text())
+RESOLUTION = json.loads((VECTORS / "resolution.json").read_text())["cases"]
+IRIS = ["http://résumé.example/ü?q=ü#ü", "http://[::1]/\u200e", "//ü/\ue000?\ue000", "a\ud7ff"]
+ROWS: list[str | None] = [None, *SYNTAX, None, *URLS, *IRIS, "", None]
+REQUIRED = os.environ.get("URIKIT_REQUIRE_EXTENSION") == "1"
+
+
+def _compiled() -> Any:
+    try:
+        from urikit import _columns
+    except ImportError:
+        if REQUIRED:
+            pytest.fail("URIKIT_REQUIRE_EXTENSION=1 but urikit._columns is not importable")
+        pytest.skip("urikit._columns is not built")
+    return kernels.CompiledKernel(_columns)
+
+
+@pytest.fixture(params=["compiled", "pure"], autouse=True)
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    chosen = _compiled() if request.param == "compiled" else kernels.PureKernel()
+    monkeypatch.setattr(kernels, "KERNEL", chosen)
+    yield request.param
+
+
+def columns(rows: list[str | None]) -> Iterator[Any]:
+    """``rows`` as each kind of string column, whole, sliced and chunked."""
+    for type_ in (pa.string(), pa.large_string(), pa.string_view()):
+        whole = pa.array(rows, type_)
+        yield whole
+        padded = pa.array(["x", *rows, "y"], type_)
+        yield padded.slice(1, len(rows))
+        third = len(rows) // 3
+        yield pa.chunked_array([whole.slice(0, third), whole.slice(third)], type_)
+
+
+def scalar(text: str | None, iri: bool = False) -> URI | IRI | URIError | None:
+    if text is None:
+        return None
+    try:
+        return (IRI if iri else URI)(text)
+    except URIError as error:
+        return error
+
+
+@pytest.mark.parametrize("iri", [False, True], ids=["uri", "iri"])
+def test_parse_answers_as_the_value_type(iri: bool) -> None:
+    for column in columns(ROWS):
+        got = ua.parse(column, iri=iri).to_pylist()
+        assert len(got) == len(ROWS)
+        for text, row in zip(ROWS, got, strict=True):
+            want = scalar(text, iri)
+            if want is None:
+                assert row is None
+            elif isinstance(want, URIError):
+                assert row["valid"] is False, text
+                assert all(row[name] is None for name in kernels.COMPONENTS)
+                assert (row["error_position"], row["error"], row["error_rule"]) == (
+                    want.position,
+                    want.reason,
+                    want.rule,
+                ), text
+            else:
+                assert row["valid"] is True
+                assert row["error"] is row["error_position"] is row["error_rule"] is None
+                for name in kernels.COMPONENTS:
+                    assert row[name] == getattr(want, name), (text, name)
+
+
+def test_components_host_type_and_port_number() -> None:
+    for column in columns(ROWS):
+        answers = {name: getattr(ua, name)(column).to_pylist() for name in kernels.COMPONENTS}
+        host_types = ua.host_type(column).to_pylist()
+        ports = ua.port_number(column).to_pylist()
+        for i, text in enumerate(ROWS):
+            want = scalar(text)
+            ok = isinstance(want, URI)
+            for name in kernels.COMPONENTS:
+                assert answers[name][i] == (getattr(want, name) if ok else None), (text, name)
+            assert host_types[i] == (want.host_type if ok else None), text
+            assert ports[i] == (port_number(want) if ok else None), text
+
+
+def port_number(u: URI) -> int | None:
+    """``u.port_number`` as an int64 column holds it: null beyond int64."""
+    try:
+        number = u.port_number
+    except URIError:
+        return None
+    return None if number is None or number >= 2**63 else number
+
+
+def test_port_numbers_beyond_int64_are_null_or_raise() -> None:
+    rows = [
+        "http://h:9223372036854775807/",
+        "http://h:9223372036854775808/",
+        "http://h:" + "9" * 25,
+    ]
+    assert ua.port_number(pa.array(rows)).to_pylist() == [2**63 - 1, None, None]
+    with pytest.raises(URIError, match="row 1: "):
+        ua.port_number(pa.array(rows), errors="raise")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [*ua._COMPILED_RULES, "host", "IPv4address", "path", "query", "ihost"],
+)
+def test_is_valid_answers_as_is_valid(rule: str) -> None:
+    rows = ROWS if rule in ua._COMPILED_RULES else [*ROWS[:300], "1.2.3.4", "a%2", None]
+    for column in columns(rows):
+        got = ua.is_valid(column, rule).to_pylist()
+        assert got == [None if t is None else urikit.is_valid(t, rule) for t in rows]
+
+
+def test_is_valid_refuses_an_unknown_rule() -> None:
+    with pytest.raises(ValueError, match="unknown rule"):
+        ua.is_valid(pa.array(["a"]), "no-such-rule")
+
+
+def test_errors_raise_names_the_row() -> None:
+    column = pa.chunked_array([["http://a/", None], ["http://b/", "bad uri"]])
+    for function in (ua.parse, ua.host, ua.host_type, ua.normalize):
+        with pytest.raises(URIError, match="row 3: ") as caught:
+            function(column, errors="raise")
+        assert caught.value.reason.startswith("row 3: expected")
+        assert caught.value.position == 3 and caught.value.text == "bad uri"
+
+
+@pytest.mark.parametrize("level", ["scheme", "syntax", "string"])
+def test_normalize_answers_as_normalize(level: str) -> None:
+    inputs = [case[0] for case in NORMALIZATION["normalized"]]
+    inputs += [u for pair in NORMALIZATION["equivalent"] for u in pair[:2]]
+    rows = [*ROWS, *inputs, "http://EXAMPLE.com", "http://a:80", "https://a:0443/x", "http://a"]
+    for column in columns(rows):
+        got = ua.normalize(column, level=level).to_pylist()
+        for text, answer in zip(rows, got, strict=True):
+            want = scalar(text)
+            if isinstance(want, URI):
+                assert answer == str(urikit.normalize(text, level=level)), text  # type: ignore[arg-type]
+            else:
+                assert answer is None, text
+
+
+def test_normalize_vectors_and_steps() -> None:
+    for text, level, expected, _ in NORMALIZATION["normalized"]:
+        assert ua.normalize(pa.array([text]), level=level).to_pylist() == [expected]
+    rows = ["HTTP://a/b?utm_source=x&k=1#top", "http://a/?b=2&a=1", None, "bad uri"]
+    got = ua.normalize(pa.array(rows), drop_fragment=True, remove_params=["utm_*"]).to_pylist()
+    assert got == ["http://a/b?k=1", "http://a/?b=2&a=1", None, None]
+    with pytest.raises(TypeError, match="unexpected"):
+        ua.normalize(pa.array(rows), drop_fragments=True)
+
+
+def test_resolve_with_a_column_of_bases_and_one_base() -> None:
+    bases = [case["base"] for case in RESOLUTION]
+    refs = [case["ref"] for case in RESOLUTION]
+    expected = [str(urikit.resolve(b, r)) for b, r in zip(bases, refs, strict=True)]
+    assert ua.resolve(pa.array(bases), pa.array(refs)).to_pylist() == expected
+    got = ua.resolve("http://a/b/c/d;p?q", pa.array(["../g", None, "bad uri", "#f"])).to_pylist()
+    assert got == ["http://a/b/g", None, None, "http://a/b/c/d;p?q#f"]
+
+
+def test_relativize_inverts_resolve() -> None:
+    base = "http://a/b/c/d;p?q"
+    targets = [str(urikit.resolve(base, case["ref"])) for case in RESOLUTION[:40]]
+    relative = ua.relativize(base, pa.array(targets)).to_pylist()
+    assert relative == [str(urikit.relativize(base, t)) for t in targets]
+    assert ua.resolve(base, pa.array(relative)).to_pylist() == targets
+
+
+def test_to_uri_answers_as_the_iri_mapping() -> None:
+    rows = [*IRIS, *URLS[:500], None, "bad iri", "http://ü.example/"]
+    for idna in (False, True):
+        got = ua.to_uri(pa.array(rows), idna=idna).to_pylist()
+        for text, answer in zip(rows, got, strict=True):
+            want = scalar(text, iri=True)
+            if isinstance(want, IRI):
+                try:
+                    assert answer == str(want.to_uri(idna=idna)), text
+                except URIError:
+                    assert answer is None
+            else:
+                assert answer is None
+
+
+def test_query_param_and_audit_codes() -> None:
+    rows = ["http://a/?q=1&q=2", "http://a/?x=%20", "http://a/", None, "bad uri", *URLS[:200]]
+    got = ua.query_param(pa.array(rows), "q").to_pylist()
+    assert got[:5] == ["1", None, None, None, None]
+    for text, answer in zip(rows[5:], got[5:], strict=True):
+        assert answer == URI(text).query_param("q")
+    codes = ua.audit_codes(pa.array(rows)).to_pylist()
+    assert codes == [None if t is None else [f.code for f in urikit.audit(t)] for t in rows]
+
+
+def test_inputs_through_the_capsule_interface() -> None:
+    class Capsule:
+        def __init__(self, array: Any) -> None:
+            self.array = array
+
+        def __arrow_c_array__(self, requested_schema: Any = None) -> Any:
+            return self.array.__arrow_c_array__(requested_schema)
+
+    rows = ["http://a/b", None, "x:"]
+    assert ua.scheme(Capsule(pa.array(rows))).to_pylist() == ["http", None, "x"]
+    assert ua.scheme(rows).to_pylist() == ["http", None, "x"]
+    assert ua.path(pa.chunked_array([], pa.string())).to_pylist() == []
+    with pytest.raises(TypeError, match="column of string"):
+        ua.host(pa.array([1, 2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), uri_references(), iri_references()), max_size=30))
+def test_generated_references(rows: list[str | None]) -> None:
+    got = ua.parse(pa.array(rows, pa.string()), iri=True).to_pylist()
+    for text, row in zip(rows, got, strict=True):
+        want = scalar(text, iri=True)
+        if isinstance(want, IRI):
+            assert [row[name] for name in kernels.COMPONENTS] == [
+                getattr(want, name) for name in kernels.COMPONENTS
+            ]
+        else:
+            assert (row is None) == (want is None)
