@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Build urikit._speedups with AddressSanitizer and UndefinedBehaviorSanitizer into a
-# temporary copy of the package, then run tests/test_speedups.py and tests/test_compiled.py
-# against that build.  The build keeps int32 ends only for texts of at most 24 code units
+# Build urikit._speedups and urikit._columns with AddressSanitizer and
+# UndefinedBehaviorSanitizer into a temporary copy of the package, then run the tests of the
+# compiled code (scanner, value type, column kernel) and the hostile inputs against them.  The build keeps int32 ends only for texts of at most 24 code units
 # (-DUK_NARROW_MAX=24), so that most references take the road of long texts too.
 # Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
 #
@@ -45,14 +45,17 @@ fi
 
 # A copy of the pure-Python package without any compiled extension, plus the sanitized one.
 run cp -r src/urikit "$tmp/urikit"
-run rm -f "$tmp"/urikit/_speedups*.so "$tmp"/urikit/_speedups*.pyd
+run rm -f "$tmp"/urikit/_speedups*.so "$tmp"/urikit/_columns*.so "$tmp"/urikit/*.pyd
 run "$CC" "${flags[@]}" -I"$include" src/urikit/_speedups.c -o "$tmp/urikit/_speedups$suffix"
+run "$CC" "${flags[@]}" -I"$include" src/urikit/_columns.c -o "$tmp/urikit/_columns$suffix"
 
 export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
 export LD_PRELOAD="$runtime"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PYTHONMALLOC=malloc
+# Arrow's own allocators would hide its buffers from AddressSanitizer.
+export ARROW_DEFAULT_MEMORY_POOL=system
 export URIKIT_REQUIRE_EXTENSION=1
 echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
      "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1"
@@ -64,5 +67,5 @@ print('sanitized build:', s.__file__)
 " "$tmp"
 # --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
 run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
-    tests/test_speedups.py tests/test_compiled.py "$@"
+    tests/test_speedups.py tests/test_compiled.py tests/test_arrow.py tests/test_hostile.py "$@"
 echo "sanitize.sh: no sanitizer reports"
