@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from strategies import components, recompose, uri_references
 
 from urikit import URI, URIError, normalize, resolve
-from urikit._fast import _CHANGING_TRIPLET, _DEFAULT_TABLES, normal_match, target_text
+from urikit._fast import _CHANGING_TRIPLET, default_tables, normal_match, target_text
 from urikit.components import split
 from urikit.grammar import URI_GRAMMAR
 from urikit.normalize import LEVELS
@@ -83,7 +83,8 @@ def test_normalize_cases(text: str) -> None:
 def _check_normal_match(text: str) -> bool:
     """If a fast pattern accepts ``text``, it is a URI, the groups are the
     grammar's, and, where normalize trusts the match, the answer is the plain one."""
-    plain_match, encoded = _DEFAULT_TABLES.normal(text), _DEFAULT_TABLES.normal_encoded(text)
+    tables = default_tables()
+    plain_match, encoded = tables.normal(text), tables.normal_encoded(text)
     assert plain_match is None or encoded is not None, text
     if encoded is None:
         return False

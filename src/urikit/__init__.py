@@ -15,17 +15,24 @@ and ``urikit.views``; ``docs/architecture.md`` draws how they stand on each othe
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from ._store import compiled
-from .compare import comparison_rung, equivalent
-from .datauri import data_uri, parse_data
 from .errors import URIError
 from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .report import Report
 from .schemes import SchemeRegistry
-from .security import audit, is_safe_redirect
-from .text import extract, links
 from .uri import IRI, URI, Repaired, from_path, normalize, relativize, resolve, same_origin
 from .validate import is_valid
+
+if TYPE_CHECKING:
+    from .compare import comparison_rung, equivalent
+    from .datauri import data_uri, parse_data
+    from .security.audit import audit
+    from .security.redirect import is_safe_redirect
+    from .text.extract import extract
+    from .text.html import links
 
 __all__ = [
     "IRI",
@@ -55,5 +62,24 @@ __all__ = [
     "same_origin",
 ]
 __version__ = "0.1.0"
-# ``compiled``: whether the compiled core (urikit._speedups) stores references; it is not
-# when the extension is not built, or URIKIT_NO_EXTENSIONS=1 is set at import (_store.py).
+
+#: The tools loaded on first use, so that ``import urikit`` loads only the core.
+_LATER = {
+    "comparison_rung": "compare",
+    "equivalent": "compare",
+    "data_uri": "datauri",
+    "parse_data": "datauri",
+    "audit": "security",
+    "is_safe_redirect": "security",
+    "extract": "text",
+    "links": "text",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module 'urikit' has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

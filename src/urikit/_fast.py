@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Final
 
 from .grammar import URI_GRAMMAR
@@ -151,14 +152,19 @@ class _Tables:
         return text[:end] + "/" + text[end:]
 
 
-_DEFAULT_TABLES: Final = _Tables(DEFAULT_REGISTRY)
+@cache
+def default_tables() -> _Tables:
+    """The tables of the default registry, compiled on first use (not at import)."""
+    return _Tables(DEFAULT_REGISTRY)
+
+
 #: The tables of other registries, each kept with its registry (so the key stays its own).
 _OTHER_TABLES: Final[dict[int, _Tables]] = {}
 
 
 def _tables(registry: SchemeRegistry) -> _Tables:
     if registry is DEFAULT_REGISTRY:
-        return _DEFAULT_TABLES
+        return default_tables()
     tables = _OTHER_TABLES.get(id(registry))
     if tables is None or tables.registry is not registry:
         if len(_OTHER_TABLES) >= 16:
