@@ -296,6 +296,26 @@ def test_equality_hash_and_order_6_2_1() -> None:
     assert (a == 3) is False
 
 
+@given(
+    st.sampled_from(["a:", "b:", "http://a/", "http://a/b", ""]),
+    st.sampled_from(["a:", "b:", "http://a/b", "z"]),
+)
+def test_the_value_contract(x: str, y: str) -> None:
+    """Equality, hashing and a complete order all follow the text (§6.2.1), across
+    URI, IRI and str alike."""
+    from urikit import IRI
+
+    for a in (URI(x), IRI(x)):
+        for b in (URI(y), IRI(y), y):
+            assert (a == b) is (x == y) and (a != b) is (x != y)
+            assert (a < b) is (x < y) and (a <= b) is (x <= y)
+            assert (a > b) is (x > y) and (a >= b) is (x >= y)
+            if a == b:
+                assert hash(a) == hash(b)
+    with pytest.raises(TypeError):
+        _ = URI(x) < 3  # type: ignore[operator]
+
+
 def test_immutable_and_copyable() -> None:
     u = URI("http://u:pw@h/p")
     with pytest.raises(AttributeError):

@@ -33,7 +33,15 @@ from itertools import groupby
 from typing import Final
 
 from .errors import URIError
-from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
+from .grammar import (
+    BIDI_FORMATTING,
+    IRI_GRAMMAR,
+    PCT_ENCODED,
+    SCHEME,
+    URI_GRAMMAR,
+    URL_PREFIX,
+    Grammar,
+)
 from .report import Report, Severity
 from .validate import check, is_valid
 
@@ -57,9 +65,8 @@ SEVERITIES: Final = {
 }
 
 # "URL:" before a URI with a scheme (Appendix C); ``match`` anchors it at ``pos``.
-_SCHEME: Final = URI_GRAMMAR.sources["scheme"]
-_PREFIX: Final = re.compile(rf"[Uu][Rr][Ll]:\s*(?={_SCHEME}:)")
-_AUTHORITY: Final = re.compile(rf"\A(?:{_SCHEME}:)?//([^/?#]*)")
+_PREFIX: Final = re.compile(rf"{URL_PREFIX}\s*(?={SCHEME}:)")
+_AUTHORITY: Final = re.compile(rf"\A(?:{SCHEME}:)?//([^/?#]*)")
 _TRIPLET: Final = re.compile(PCT_ENCODED)
 # Three or more triplets in a row: wherever the grammar allows three it allows
 # two (pct-encoded only ever repeats, and a zone ID needs "%25" and one more),

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ..errors import URIError
+from ..grammar import URL_PREFIX
 from ..lenient import SEVERITIES
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
@@ -22,7 +23,7 @@ __all__ = ["read"]
 _RUN_SUFFIX: Final = re.compile(r" \(a run of \d+ characters\)$")
 #: Repairs that remove text around the reference rather than change one character.
 _AROUND: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
-_URL_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*")
+_URL_PREFIX: Final = re.compile(URL_PREFIX + r"\s*")
 #: Repairs that write one character as one triplet, whatever its UTF-8 length.
 _SINGLE: Final = {"bare-percent": 3, "extra-hash": 3, "bracket": 3}
 

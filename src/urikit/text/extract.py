@@ -45,7 +45,7 @@ from itertools import accumulate
 from typing import Final
 
 from ..errors import URIError
-from ..grammar import ALPHA, DIGIT, RESERVED, UNRESERVED, URI_GRAMMAR
+from ..grammar import ALPHA, DIGIT, RESERVED, SCHEME, UNRESERVED, URL_PREFIX
 from ..report import Report
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
@@ -106,10 +106,10 @@ _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 # is ignored and the hyphen is kept).
 _HYPHEN_BREAK: Final = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
 # scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), not inside a longer word.
-_SCHEME: Final = URI_GRAMMAR.sources["scheme"]
+_SCHEME: Final = SCHEME
 _NOT_AFTER_WORD: Final = r"(?<![^\W_])(?<![+.\-])"
 _SCHEME_AT: Final = re.compile(f"({_SCHEME}):")
-_URL_PREFIX: Final = re.compile(r"[Uu][Rr][Ll]:\s*")
+_URL_PREFIX: Final = re.compile(URL_PREFIX + r"\s*")
 # A dotted name, the host of a suffix reference (§4.5), made of the labels of
 # RFC 1034 §3.5 (<let-dig-hyp>); checked further by _is_host.  It may not
 # follow a character of a word, an email address or a path.
