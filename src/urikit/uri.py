@@ -306,8 +306,8 @@ class _Reference(Store):
     def zone_id(self) -> str | None:
         """The decoded RFC 6874 zone ID of an IPv6 literal, such as ``"eth0"``."""
         host = self.host
-        if host is None or "%25" not in host:
-            return None
+        if host is None or host[:1] != "[" or "%25" not in host:
+            return None  # only an IP literal has a zone (RFC 6874 §2); a reg-name's %25 is data
         return percent_decode(host[host.index("%25") + 3 : -1], errors="surrogateescape")
 
     @property
