@@ -182,7 +182,7 @@ def normal_match(text: str, registry: SchemeRegistry = DEFAULT_REGISTRY) -> re.M
     """
     if "/." in text:
         return None
-    tables = _tables(registry)
+    tables = default_tables() if registry is DEFAULT_REGISTRY else _tables(registry)
     if "%" not in text:
         m = tables.normal(text)
     elif _CHANGING_TRIPLET.search(text) is None:

@@ -1099,15 +1099,14 @@ def normalize(
     """
     if (
         type(uri) is str
-        and (level == "scheme" or level == "syntax")
         and unicode is None
         and idna is None
         and remove_params is None
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
+        and (level == "scheme" or level == "syntax")
     ):
         # A string already normal, or close to it, costs one match: that of the answer.
-        m = _fast.normal_match(uri, registry) if level == "scheme" else None
-        if m is not None:
+        if level == "scheme" and (m := _fast.normal_match(uri, registry)) is not None:
             return URI._from_match(m)
         quick = _fast.quick_normal_form(uri, level, registry)
         if quick is not None and (target := URI._scan(quick)) is not None:
