@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["PureStore", "Store", "compiled"]
+__all__ = ["PureStore", "Store", "compiled", "scan"]
 
 _new: Final = object.__new__
 
@@ -183,6 +184,20 @@ _COMPILED: Final = _compiled_store()
 
 #: Whether the compiled core (``urikit._speedups``) stores the references.
 compiled: Final[bool] = _COMPILED is not None
+
+
+def _compiled_scan() -> Callable[[str, bool], tuple[int, ...] | None] | None:
+    """The compiled scanner (``_speedups.scan``) when the compiled core is used."""
+    if not compiled:
+        return None
+    from ._speedups import scan
+
+    return scan
+
+
+#: ``scan(text, iri)``: the sixteen ends of the components of an (I)RI-reference,
+#: or ``None`` when ``text`` is not one; ``None`` itself on the pure path.
+scan: Final = _compiled_scan()
 
 if TYPE_CHECKING:
     Store = PureStore

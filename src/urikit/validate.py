@@ -7,7 +7,9 @@ A public module: :func:`is_valid` answers yes or no (and is ``urikit.is_valid``)
 from __future__ import annotations
 
 import re
+from typing import Final
 
+from ._store import scan
 from .diagnose import locate
 from .grammar import RULES, Grammar
 
@@ -16,6 +18,19 @@ __all__ = ["RULE_NAMES", "check", "is_valid"]
 #: The rule names :func:`is_valid` and :func:`check` answer for, sorted: RFC 3986
 #: Appendix A, RFC 6874 and RFC 3987 §2.2.
 RULE_NAMES: tuple[str, ...] = tuple(sorted(RULES))
+
+
+#: rule -> (IRI grammar, needs a scheme, refuses a fragment, refuses a scheme)
+_SCANNED: Final = {
+    "URI-reference": (False, False, False, False),
+    "URI": (False, True, False, False),
+    "absolute-URI": (False, True, True, False),
+    "relative-ref": (False, False, False, True),
+    "IRI-reference": (True, False, False, False),
+    "IRI": (True, True, False, False),
+    "absolute-IRI": (True, True, True, False),
+    "irelative-ref": (True, False, False, True),
+}
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
@@ -46,6 +61,19 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     """
     if not isinstance(text, str):
         raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
+    if scan is not None and rule in _SCANNED:
+        # The rules the compiled scanner decides: a reference, with or without a
+        # scheme (§4.1, §4.2, §4.3), and the same for IRIs (RFC 3987 §2.2).
+        iri, needs_scheme, no_fragment, no_scheme = _SCANNED[rule]
+        ends = scan(text, iri)
+        if ends is None:
+            return False
+        has_scheme = ends[0] >= 0
+        return (
+            (has_scheme or not needs_scheme)
+            and not (no_scheme and has_scheme)
+            and not (no_fragment and ends[14] >= 0)
+        )
     return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
