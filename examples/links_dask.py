@@ -23,6 +23,7 @@ import dask.dataframe as dd
 import pandas as pd
 import pyarrow.dataset as ds
 from distributed import Client, LocalCluster
+from linktable import write_link_table
 
 from urikit import dask as uri
 
@@ -42,15 +43,15 @@ def pipeline(links: dd.DataFrame) -> tuple[dd.DataFrame, dd.DataFrame, dd.DataFr
     )[bad]
     good = links.assign(target=target)[~bad][["page", "target"]].drop_duplicates()
     good = good.assign(host=uri.host(good.target), audit_codes=uri.audit_codes(good.target))
-    hosts = good[good.host.notnull()].groupby("host").target.nunique().rename("targets").reset_index()
+    hosts = (
+        good[good.host.notnull()].groupby("host").target.nunique().rename("targets").reset_index()
+    )
     return good, invalid, hosts
 
 
 def run(out: Path, source: str | None = None) -> dict[str, int]:
     """Run the pipeline on ``source`` (or a generated table) into ``out``; the row counts."""
     if source is None:
-        from linktable import write_link_table
-
         out.mkdir(parents=True, exist_ok=True)
         source = str(write_link_table(out / "input.parquet"))
     links = dd.read_parquet(source).repartition(npartitions=4)

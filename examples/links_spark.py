@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from linktable import write_link_table
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
@@ -38,7 +39,7 @@ def pipeline(links: DataFrame) -> tuple[DataFrame, DataFrame, DataFrame]:
     resolved = parsed.select(
         "*",
         uri.normalize(uri.resolve(F.col("page"), uri.to_uri("href"))).alias("target"),
-    )
+    ).cache()
     page_bad = ~F.col("page_parse.valid")
     href_bad = ~F.col("href_parse.valid")
     invalid = resolved.where(page_bad | href_bad | F.col("target").isNull()).select(
@@ -71,8 +72,6 @@ def pipeline(links: DataFrame) -> tuple[DataFrame, DataFrame, DataFrame]:
 def run(spark: SparkSession, out: Path, source: str | None = None) -> dict[str, int]:
     """Run the pipeline on ``source`` (or a generated table) into ``out``; the row counts."""
     if source is None:
-        from linktable import write_link_table
-
         out.mkdir(parents=True, exist_ok=True)
         source = str(write_link_table(out / "input.parquet"))
     good, invalid, hosts = pipeline(spark.read.parquet(source))
