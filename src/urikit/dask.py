@@ -44,7 +44,7 @@ __all__ = [
     "userinfo",
 ]
 
-#: The Arrow type of :func:`parse`'s answers.
+#: The columns of :func:`parse`'s answers, and their Arrow types.
 PARSE_TYPE: Final = pa.struct(
     [
         *((name, pa.large_string()) for name in COMPONENTS),
@@ -71,11 +71,18 @@ def _mapped(col: dd.Series, type_: pa.DataType, method: str, *args: Any, **kw: A
     return partitions(_method, method, *args, meta=_meta(col.name, type_), **kw)
 
 
+def _fields(series: pd.Series, iri: bool) -> pd.DataFrame:
+    return UriAccessor(series).parse(iri=iri).struct.explode()
+
+
 def parse(col: dd.Series, *, iri: bool = False) -> Any:
-    """Each row taken apart, as :data:`PARSE_TYPE`: the 8 components, ``valid``, and
-    for a row that is not a reference ``error_position``, ``error`` and
-    ``error_rule``; see :func:`urikit.arrow.parse`."""
-    return _mapped(col, PARSE_TYPE, "parse", iri=iri)
+    """Each row taken apart: a Dask ``DataFrame`` with a column per field of
+    :data:`PARSE_TYPE`, the 8 components, ``valid``, and for a row that is not a
+    reference ``error_position``, ``error`` and ``error_rule`` (all null for a null
+    row); see :func:`urikit.arrow.parse`."""
+    meta = pd.DataFrame({f.name: _meta(f.name, f.type) for f in PARSE_TYPE})
+    partitions: Any = col.map_partitions
+    return partitions(_fields, iri, meta=meta)
 
 
 def scheme(col: dd.Series, *, iri: bool = False) -> Any:
