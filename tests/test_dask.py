@@ -24,7 +24,6 @@ from urikit import dask as ud
 from urikit._arrow_kernel import COMPONENTS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-pytestmark = pytest.mark.xdist_group("dask")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,8 @@
 """urikit.spark answers every row as the scalar API, on a local Spark of two cores.
 
-One session for the module (starting the JVM is the cost), a few coarse jobs.
+Starting the JVM is the cost, so one test runs the few coarse jobs in one session:
+spread over several tests, pytest-xdist could start a session in each of its
+workers.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from pyspark.sql import functions as F
 import urikit
 from urikit import URI
 from urikit import spark as us
+from urikit._arrow_kernel import COMPONENTS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-pytestmark = pytest.mark.xdist_group("spark")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def spark() -> Iterator[SparkSession]:
     saved = os.environ.get("PYSPARK_PYTHON")
     os.environ["PYSPARK_PYTHON"] = sys.executable  # workers import this urikit
@@ -58,11 +60,12 @@ def plain(value: Any) -> Any:
     return value.asDict(recursive=True) if hasattr(value, "asDict") else value
 
 
-def test_every_function_answers_as_the_scalar_api(spark: SparkSession) -> None:
+def every_function_answers_as_the_scalar_api(spark: SparkSession) -> None:
     df = spark.createDataFrame(list(enumerate(ROWS)), "id long, url string").repartition(2)
     answers = df.select(
         "id",
         us.parse("url"),
+        *(getattr(us, name)("url") for name in COMPONENTS),
         us.host_type("url"),
         us.port_number("url"),
         us.is_valid("url"),
@@ -79,23 +82,17 @@ def test_every_function_answers_as_the_scalar_api(spark: SparkSession) -> None:
     for text, row in zip(ROWS, got, strict=True):
         want = expected(text)
         assert {name: plain(row[name]) for name in FIELDS} == want, text
+        parts = want["parse"] if want["parse"] is not None and want["parse"]["valid"] else {}
+        assert {n: row[n] for n in COMPONENTS} == {n: parts.get(n) for n in COMPONENTS}, text
 
 
-def test_components_and_resolution_row_by_row(spark: SparkSession) -> None:
-    names = ["scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment"]
-    df = spark.createDataFrame(list(enumerate(ROWS)), "id long, url string")
-    got = sorted(df.select("id", *(getattr(us, n)("url") for n in names)).collect())
-    for text, row in zip(ROWS, got, strict=True):
-        want = expected(text)["parse"]
-        assert {n: row[n] for n in names} == (
-            {n: None for n in names} if want is None else {n: want[n] for n in names}
-        ), text
+def resolution_answers_row_by_row(spark: SparkSession) -> None:
     pairs = spark.createDataFrame(list(PAIRS), "base string, ref string")
     answers = pairs.select(us.resolve(F.col("base"), "ref")).collect()
     assert [row["resolve"] for row in answers] == [resolved(b, r) for b, r in PAIRS]
 
 
-def test_the_example_pipeline_runs_end_to_end(spark: SparkSession, tmp_path: Path) -> None:
+def the_example_pipeline_runs_end_to_end(spark: SparkSession, tmp_path: Path) -> None:
     sys.path.insert(0, str(EXAMPLES))
     try:
         import links_spark
@@ -123,3 +120,11 @@ def test_the_example_pipeline_runs_end_to_end(spark: SparkSession, tmp_path: Pat
     assert hosts["example.com"] == len(
         {row["target"] for row in links if row["host"] == "example.com"}
     )
+
+
+def test_spark_answers_as_the_scalar_api_and_runs_the_example(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    every_function_answers_as_the_scalar_api(spark)
+    resolution_answers_row_by_row(spark)
+    the_example_pipeline_runs_end_to_end(spark, tmp_path)
