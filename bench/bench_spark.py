@@ -10,8 +10,8 @@ and returns only the length of each partition.
 Work happens in the JVM and in worker processes, so the table gives elapsed time
 (``time.perf_counter``), the best of ``--repeat`` passes taken round-robin after one
 untimed warm-up pass; on a busy machine it is noisy, and nothing here asserts on it.
-Spark's ``try_parse_url`` follows java.net.URI, urikit RFC 3986: they disagree on some
-rows (``docs/distributed.md``), so this compares cost, not answers.
+Spark's ``try_parse_url`` reads by java.net.URI (RFC 2396), urikit by RFC 3986, so
+this compares cost, not answers.
 """
 
 from __future__ import annotations
