@@ -62,6 +62,8 @@ FLOORS: dict[str, int] = {
     "polars": 5,
     "pandas": 5,
     "duckdb": 5,
+    "spark": 5,
+    "dask": 5,
     "__main__": 5,
 }
 
