@@ -51,7 +51,9 @@ def test_pieces_are_labelled_and_point_into_the_input() -> None:
     assert "".join(piece["text"] for piece in result["pieces"]) == text
     segment = result["segments"][1]
     assert segment["text"] == "th%C3%A9re" and segment["decoded"] == "thére"
-    octets = [part for piece in result["pieces"] for part in piece.get("parts", ()) if "decoded" in part]
+    octets = [
+        part for piece in result["pieces"] for part in piece.get("parts", ()) if "decoded" in part
+    ]
     assert octets == [{"text": "%C3%A9", "decoded": "é", "title": "'é': octets C3 A9"}]
     assert result["params"][1] == {
         "text": "x",
@@ -191,8 +193,12 @@ def test_refuses_another_host(server: Server, host: str) -> None:
 
 
 def test_refuses_another_origin(server: Server) -> None:
-    for origin in ("http://evil.example", "null", "https://127.0.0.1:" + str(server.server_address[1])):
-        status, answer = ask(server, {"uri": "x"}, Origin=origin)
+    for origin in (
+        "http://evil.example",
+        "null",
+        "https://127.0.0.1:" + str(server.server_address[1]),
+    ):
+        status, _ = ask(server, {"uri": "x"}, Origin=origin)
         assert status == 403, origin
 
 
@@ -207,7 +213,9 @@ def test_refuses_a_body_over_the_limit(server: Server) -> None:
     [("GET", "/api/inspect", 404), ("GET", "/../etc/passwd", 404), ("POST", "/", 404),
      ("GET", "/inspector/index.html", 404), ("DELETE", "/", 405)],
 )  # fmt: skip
-def test_refuses_other_paths_and_methods(server: Server, method: str, path: str, status: int) -> None:
+def test_refuses_other_paths_and_methods(
+    server: Server, method: str, path: str, status: int
+) -> None:
     body = b"{}" if method == "POST" else None
     assert request(server, method, path, body)[0] == status
 
@@ -434,4 +442,3 @@ def test_the_fragment_keeps_the_inputs(page: Any, browser: Any) -> None:
         assert again.evaluate("document.activeElement.id") == "other"
     finally:
         again.close()
-

@@ -15,11 +15,13 @@ carries its text, so that the page never slices the input itself.
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from .. import IRI, URI, URIError, audit, comparison_rung, percent_decode, relativize
 
+ada_url: ModuleType | None
 try:
     import ada_url
 except ImportError:  # the optional ``whatwg`` extra
@@ -66,9 +68,11 @@ def _error(exc: URIError, text: str) -> dict[str, Any]:
 def _excerpt(text: str, start: int, end: int) -> dict[str, Any]:
     """``text`` around ``[start, end)``: what comes before, the span, what comes after."""
     lo, hi = max(0, start - CONTEXT), min(len(text), end + CONTEXT)
+    cut = min(end, start + 2 * CONTEXT)
     return {
         "before": text[lo:start],
-        "mark": text[start:end],
+        "mark": text[start:cut],
+        "mark_clipped": end - cut,
         "after": text[end:hi],
         "clipped_before": lo > 0,
         "clipped_after": hi < len(text),
@@ -83,6 +87,8 @@ def _octets(text: str) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     at = 0
     for run in _PCT_RUN.finditer(text):
+        if len(parts) >= MAX_ITEMS:
+            break
         if run.start() > at:
             parts.append({"text": text[at : run.start()]})
         octets = run.group()
@@ -194,7 +200,7 @@ def _components(ref: Reference) -> list[dict[str, Any]]:
     rows = []
     for name in ("scheme", "authority", *_COMPONENTS[1:]):
         value = getattr(ref, name)
-        span = ref.span(name)  # type: ignore[arg-type]
+        span = ref.span(name)
         decoded = None
         if value is not None and "%" in value:
             decoded = percent_decode(value, errors="replace")
@@ -364,13 +370,13 @@ def _by_urlsplit(text: str) -> dict[str, str | None] | str:
     }
 
 
-def _by_whatwg(text: str) -> dict[str, str | None] | str:
+def _by_whatwg(text: str, relative: bool) -> dict[str, str | None] | str:
     if ada_url is None:
         return "not installed (pip install ada-url)"
     try:
         url = ada_url.URL(text)
     except ValueError:
-        return "refused (a relative reference is no URL without a base)"
+        return "refused: a relative reference needs a base URL" if relative else "refused"
     userinfo = url.username + (":" + url.password if url.password else "")
     return {
         "scheme": url.protocol[:-1],
@@ -387,10 +393,10 @@ def _parsers(text: str, ref: Reference | None, findings: list[Any]) -> dict[str,
     readings: list[dict[str, str | None] | str] = [
         "invalid" if ref is None else {name: getattr(ref, name) for name in _COMPONENTS},
         _by_urlsplit(text),
-        _by_whatwg(text),
+        _by_whatwg(text, ref is not None and ref.scheme is None),
     ]
     differs: dict[str, list[int]] = {}
-    notes = []
+    notes: list[str] = []
     for finding in findings:
         if finding.code != "parser-differential":
             continue

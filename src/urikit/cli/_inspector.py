@@ -80,7 +80,8 @@ class Handler(BaseHTTPRequestHandler):
         """Requests are not logged: the inspected URIs are nobody else's business."""
 
     def _own(self) -> set[str]:
-        port = self.server.server_address[1]
+        assert isinstance(self.server, Server)
+        port = self.server.server_port
         return {f"{LOOPBACK}:{port}", f"localhost:{port}"}
 
     def _send(self, status: HTTPStatus, body: bytes, media_type: str) -> None:

@@ -5,6 +5,8 @@
 
 const FIELDS = ["uri", "base", "other"];
 const DELAY_MS = 150;
+// The most characters of one value drawn; the rest is counted, and in the title.
+const SHOWN_CHARACTERS = 800;
 // Characters that show nothing or reorder text: C0 and C1 controls, the soft hyphen,
 // bidi formatting and zero-width characters, the BOM. They are drawn as U+XXXX.
 const INVISIBLE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufe00-\ufe0f\ufeff]/u;
@@ -53,8 +55,17 @@ function shown(text) {
   return nodes;
 }
 
+// ``text`` in a code element, cut after SHOWN_CHARACTERS.
 function mono(text, cls) {
-  return el("code", { class: cls || null }, ...shown(text));
+  if (text.length <= SHOWN_CHARACTERS) return el("code", { class: cls || null }, ...shown(text));
+  const head = Array.from(text).slice(0, SHOWN_CHARACTERS).join("");
+  const more = Array.from(text).length - Array.from(head).length;
+  return el(
+    "code",
+    { class: cls || null, title: text },
+    ...shown(head),
+    el("span", { class: "clip" }, ` … ${more.toLocaleString("en")} more characters`),
+  );
 }
 
 // A component value as people read it: (undefined), '' or the text.
@@ -75,7 +86,8 @@ function excerpt(part, markClass) {
     { class: "excerpt" },
     part.clipped_before ? el("span", { class: "clip" }, "…") : null,
     ...shown(part.before),
-    el("mark", { class: markClass }, ...(part.mark ? shown(part.mark) : [" "])),
+    el("mark", { class: markClass }, ...(part.mark ? shown(part.mark) : [" "]),
+      part.mark_clipped ? el("span", { class: "clip" }, ` … ${part.mark_clipped} more`) : null),
     ...shown(part.after),
     part.clipped_after ? el("span", { class: "clip" }, "…") : null,
   );
@@ -196,11 +208,12 @@ function drawPieces(answer) {
       continue;
     }
     const text = el("span", { class: "text" });
-    for (const part of piece.parts || [{ text: piece.text }]) {
+    if (!piece.parts) text.append(mono(piece.text));
+    for (const part of piece.parts || []) {
       if (part.decoded !== undefined) {
         text.append(el("abbr", { class: "pct", title: `decoded: ${part.title}` }, part.text));
       } else {
-        text.append(...shown(part.text));
+        text.append(...(part.text.length > SHOWN_CHARACTERS ? [mono(part.text)] : shown(part.text)));
       }
     }
     if (!piece.text) text.append(el("span", { class: "empty" }, "''"));
@@ -257,6 +270,12 @@ function table(caption, headings, rows) {
   );
 }
 
+// A long table folded away: open when it has at most FOLD_ROWS rows.
+const FOLD_ROWS = 12;
+function folded(title, rows, node) {
+  return el("details", { open: rows <= FOLD_ROWS }, el("summary", {}, title), node);
+}
+
 function span(pair) {
   return pair ? `${pair[0]}–${pair[1]}` : "";
 }
@@ -275,19 +294,19 @@ function drawDetails(answer) {
   );
   if (answer.segments.length) {
     const more = answer.segments_total > answer.segments.length ? `, first ${answer.segments.length} of ${answer.segments_total}` : "";
-    details.append(
+    details.append(folded(`${answer.segments_total} path segments`, answer.segments.length,
       table(
         `Path segments (§3.3${more})`,
         ["#", "segment", "span", "decoded"],
         answer.segments.map((s, i) =>
           el("tr", {}, el("td", { class: "num" }, String(i + 1)), el("td", {}, value(s.text)),
             el("td", { class: "num" }, span(s.span)), el("td", {}, mono(s.decoded)))),
-      ),
+      )),
     );
   }
   if (answer.params.length) {
     const more = answer.params_total > answer.params.length ? `, first ${answer.params.length} of ${answer.params_total}` : "";
-    details.append(
+    details.append(folded(`${answer.params_total} query parameters`, answer.params.length,
       table(
         `Query parameters (§3.4, "&" and "="${more})`,
         ["#", "name", "value", "span"],
@@ -295,7 +314,7 @@ function drawDetails(answer) {
           el("tr", {}, el("td", { class: "num" }, String(i + 1)), el("td", {}, value(p.name)),
             el("td", {}, value(p.value), p.plus ? el("span", { class: "note" }, " (a form reads + as space)") : null),
             el("td", { class: "num" }, span(p.span)))),
-      ),
+      )),
     );
   }
 }
@@ -398,7 +417,7 @@ function drawParsers(parsers) {
       el("th", { scope: "row" }, row.component),
       ...row.values.map((v, i) => {
         const failed = parsers.failures[i];
-        if (failed) return el("td", { class: "failed" }, failed);
+        if (failed) return el("td", { class: "failed" }, row === parsers.rows[0] ? failed : "");
         const differs = row.differs.includes(i);
         return el("td", { class: differs ? "differs" : null }, value(v), differs ? el("span", { class: "flag" }, " ≠") : null);
       })));
