@@ -110,6 +110,15 @@ def test_findings_and_parser_disagreements() -> None:
         assert finding["excerpt"]["mark"] == result["input"][start:end]
 
 
+def test_a_parser_that_refuses_the_text_says_so() -> None:
+    failures = inspect("http://[::1/")["parsers"]["failures"]
+    assert failures[0] == "invalid" and failures[1].startswith("refused")
+    assert (
+        inspect("../g")["parsers"]["failures"][2]
+        == "refused: a relative reference needs a base URL"
+    )
+
+
 def test_long_and_hostile_answers_are_bounded() -> None:
     long = "http://h/" + "a/" * 30000
     result = inspect(long)

@@ -326,7 +326,7 @@ def _ladder(ref: Reference) -> list[dict[str, Any]]:
     return rungs
 
 
-def _comparison(ref: Reference | None, text: str, other_text: str) -> dict[str, Any]:
+def _comparison(ref: Reference | None, other_text: str) -> dict[str, Any]:
     try:
         other = _read(other_text)
     except URIError as exc:
@@ -347,15 +347,14 @@ def _hostport(hostport: str) -> tuple[str, str | None]:
     return host, port if colon else None
 
 
-def _by_urlsplit(text: str) -> dict[str, str | None] | str:
-    try:
-        parts = urlsplit(text)
-    except ValueError as exc:
-        return f"refused: {exc}"
+def _by_urlsplit(text: str) -> dict[str, str | None]:
+    """What ``urlsplit`` reads; it gives "" for an absent component as for an empty one,
+    so an authority shows as undefined unless its netloc has something in it."""
+    parts = urlsplit(text)
     userinfo: str | None = None
     host: str | None = None
     port: str | None = None
-    if parts.netloc or text.lstrip().startswith("//") or "://" in text:
+    if parts.netloc:
         userinfo, at, hostport = parts.netloc.rpartition("@")
         userinfo = userinfo if at else None
         host, port = _hostport(hostport)
@@ -368,6 +367,13 @@ def _by_urlsplit(text: str) -> dict[str, str | None] | str:
         "query": parts.query,
         "fragment": parts.fragment,
     }
+
+
+def _by_urlsplit_or_refusal(text: str) -> dict[str, str | None] | str:
+    try:
+        return _by_urlsplit(text)
+    except ValueError as exc:  # an invalid IPv6 literal, a NFKC-decomposed netloc
+        return f"refused: {exc}"
 
 
 def _by_whatwg(text: str, relative: bool) -> dict[str, str | None] | str:
@@ -392,7 +398,7 @@ def _by_whatwg(text: str, relative: bool) -> dict[str, str | None] | str:
 def _parsers(text: str, ref: Reference | None, findings: list[Any]) -> dict[str, Any]:
     readings: list[dict[str, str | None] | str] = [
         "invalid" if ref is None else {name: getattr(ref, name) for name in _COMPONENTS},
-        _by_urlsplit(text),
+        _by_urlsplit_or_refusal(text),
         _by_whatwg(text, ref is not None and ref.scheme is None),
     ]
     differs: dict[str, list[int]] = {}
@@ -459,7 +465,7 @@ def inspect(text: str, base: str = "", other: str = "") -> dict[str, Any]:
         if base:
             answer["resolution"] = _resolution(ref, base)
     if other:
-        answer["comparison"] = _comparison(ref, text, other)
+        answer["comparison"] = _comparison(ref, other)
     findings = audit(text)
     answer["findings"] = [
         {**finding.to_dict(), "excerpt": _excerpt(text, *finding.span)}
