@@ -278,10 +278,19 @@ def test_a_bad_port_is_a_usage_error() -> None:
     assert subprocess.run(command, capture_output=True, timeout=60, check=False).returncode == 2
 
 
+def _default_interrupt() -> None:
+    """Ctrl-C as in a terminal: a test runner's worker may ignore SIGINT, and its
+    children would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
 def test_serves_until_interrupted() -> None:
     command = [sys.executable, "-m", "urikit", "inspect", "http://a/"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_interrupt
+    )
+    try:
         assert process.stdout is not None
         address = process.stdout.readline().decode().strip()
         parts = urlsplit(address)
@@ -292,6 +301,10 @@ def test_serves_until_interrupted() -> None:
         connection.close()
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=60)
 
 
 # --- the page in Chromium -----------------------------------------------------------------------
