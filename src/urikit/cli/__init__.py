@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from . import audit, core, data, extract, iri, normalize, paths, query, redirect, resolve
+from . import audit, core, data, extract, inspect, iri, normalize, paths, query, redirect, resolve
 from ._output import EXIT_FAILED, EXIT_OUTPUT, EXIT_PIPE, EXIT_USAGE, OutputError
 
 __all__ = ["build_parser", "main"]
@@ -38,6 +38,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     extract,
     paths,
     data,
+    inspect,
 )
 
 EPILOG = (
