@@ -73,3 +73,26 @@ def test_every_public_function_has_a_target() -> None:
     ]
     missing = [name for name in functions if not re.search(rf"\b{name}\(", source)]
     assert not missing
+
+
+# -- what the fuzzers found -------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=(AssertionError, urikit.URIError),
+    reason="URI.zone_id reads a reg-name holding '%25' as an IPv6 literal (src/urikit/uri.py)",
+)
+@pytest.mark.parametrize("cls", [urikit.URI, urikit.IRI])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://%25bu.js%20merge%20",  # fuzz_python.py iri: URIError from percent_decode
+        "https://%25bu.js/",  # the zone ID 'bu.j'
+        "//a%25b:80",
+    ],
+)
+def test_zone_id_of_other_hosts(cls: type[urikit.URI], text: str) -> None:
+    # RFC 6874 §2: a ZoneID follows "%25" inside an IPv6 literal only.
+    assert cls(text).host_type == "reg-name"
+    assert cls(text).zone_id is None
