@@ -100,7 +100,8 @@ def _classify(ch: str) -> tuple[str, str]:
 def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     """``text`` repaired into a URI reference (an IRI reference with ``iri=True``), and the repairs.
 
-    A valid reference comes back as it is, with no report (``URL:foo`` is
+    A valid reference comes back as it is, with no report, unless a scheme
+    follows a ``URL:`` prefix (``URL:a:b`` gives ``a:b``, and ``URL:foo`` is
     the URI of a scheme "URL").  What cannot be repaired raises
     :class:`~urikit.URIError` at its position in the repaired text.
 
