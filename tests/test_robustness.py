@@ -32,7 +32,7 @@ ANY_TEXT = st.text(st.characters(exclude_categories=()))
 LONG_TEXT = st.builds(
     lambda piece, times: piece * times,
     grammar_text(max_size=6).filter(bool),
-    st.integers(1_000, 20_000),
+    st.integers(1_000, 10_000),
 )
 TEXT = st.one_of(ANY_TEXT, grammar_text(), st.just(""), LONG_TEXT)
 
