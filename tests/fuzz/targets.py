@@ -149,6 +149,37 @@ def target_iri(draw: Draw) -> None:
     u.bidi_reports()
 
 
+def target_build(draw: Draw) -> None:
+    """``build`` and ``replace`` with text components, as given or encoded (§5.3)."""
+    encode = draw.flag()
+    iri = draw.flag()
+    scheme = draw.pick((None, "http", "urn", "file"))
+    component = draw.pick(COMPONENTS[1:])
+    text, host, path, rest = draw.texts(4)
+    cls: type[URI] | type[IRI] = IRI if iri else URI
+    try:
+        built = cls.build(scheme=scheme, host=host, path=path, query=rest, encode=encode)
+    except URIError:
+        pass
+    else:
+        assert cls(str(built)) == built
+        if encode:
+            assert built.decoded("query") == rest
+    u = _reference(text, iri)
+    if u is None:
+        return
+    try:
+        replaced = u.replace(encode=encode, **{component: rest})
+    except URIError:
+        return
+    except ValueError as error:  # an argument error: a userinfo or port needs a host
+        assert component in ("userinfo", "port") and u.host is None, error
+        return
+    assert cls(str(replaced)) == replaced
+    if not encode and component not in ("authority", "userinfo", "host", "port"):
+        assert getattr(replaced, component) == rest
+
+
 def target_lenient(draw: Draw) -> None:
     """``URI.lenient`` and ``IRI.lenient``: the result is valid; valid text comes back as is."""
     cls: type[URI] | type[IRI] = draw.pick((URI, IRI))
@@ -418,6 +449,9 @@ def target_query(draw: Draw) -> None:
     assert added.has_query_param(name, codec=codec)
     if not present:
         assert str(added.remove_query_param(name, codec=codec)) == text, added
+    u.remove_query_params(name + "*", codec=codec)
+    rebuilt = u.with_query_params([(name, value), ("x", edit_value)], codec=codec)
+    assert rebuilt.query_param_all(name, codec=codec)[:1] == [value] or name == "x"
 
 
 # -- the path (§3.3) and file: URIs (RFC 8089) ----------------------------------------------
