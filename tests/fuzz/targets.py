@@ -378,6 +378,7 @@ def _check_links(html: str | bytes, base_text: str) -> None:
         return
     for link in found:
         assert (link.uri is None) != (link.error is None), link
+        assert link.uri is None or link.uri.scheme is not None, link  # resolved (§5.2)
 
 
 def target_links(draw: Draw) -> None:
