@@ -96,3 +96,47 @@ def test_zone_id_of_other_hosts(cls: type[urikit.URI], text: str) -> None:
     # RFC 6874 §2: a ZoneID follows "%25" inside an IPv6 literal only.
     assert cls(text).host_type == "reg-name"
     assert cls(text).zone_id is None
+
+
+def test_lenient_removes_url_prefix_from_valid_text() -> None:
+    # fuzz_python.py lenient: valid text (scheme "URL") that a scheme follows loses the
+    # prefix, with a report (Appendix C; docs/deviations.md).
+    repaired, reports = urikit.URI.lenient("URL:htte:::htte::655")
+    assert str(repaired) == "htte:::htte::655"
+    assert [(r.code, r.span) for r in reports] == [("url-prefix", (0, 4))]
+
+
+def test_parent_keeps_the_dot_before_a_double_slash() -> None:
+    # fuzz_python.py paths: with no authority, "//" opens the path behind "/." (§3.3).
+    assert str(urikit.URI("https:/.//dlmf.nist.gov/12.10#E9").parent()) == "https:/.//"
+
+
+def test_relativize_a_dot_segment_under_an_authority() -> None:
+    # fuzz_python.py relativize: "/." before "//" is a dot-segment when there is an
+    # authority, so the target is answered without it (§5.2.4).
+    base = urikit.URI("https://github.com/nodejht:+")
+    target = "a://.././/tps://github.com/nodejs/ull/7246"
+    assert str(base.relativize(target)) == "a://..//tps://github.com/nodejs/ull/7246"
+    assert base.resolve(base.relativize(target)) == base.resolve(target)
+
+
+def test_loophole_compares_schemes_case_insensitively() -> None:
+    # fuzz_python.py resolve: §3.1 schemes are case-insensitive (docs/deviations.md).
+    target = urikit.resolve("https://landlock.io/", "httPs://www.debian.org/", strict=False)
+    assert str(target) == "https://www.debian.org/"
+    assert str(urikit.resolve("https://landlock.io/", "httPs://www.debian.org/")) == (
+        "httPs://www.debian.org/"
+    )
+
+
+def test_same_origin_of_a_port_too_long_for_a_number() -> None:
+    # fuzz_python.py compare: the origin of a valid URI whose port has no number.
+    text = "http://u%2fr@%1Ea9999999999:" + "65536" + "9" * 60 + "#1"
+    with pytest.raises(urikit.URIError, match="port"):
+        urikit.same_origin(text, text)
+
+
+def test_query_values_with_a_lone_surrogate() -> None:
+    # fuzz_python.py query: a value with no UTF-8 form is bad text (§2.5), not a crash.
+    with pytest.raises(urikit.URIError):
+        urikit.URI("").with_query_params([("a", "\udcff")])
