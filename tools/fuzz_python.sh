@@ -29,6 +29,10 @@ if [[ $# -gt 0 ]]; then
 else
     mapfile -t targets < <("$PYTHON" "$driver" --list 2>/dev/null)
 fi
+if [[ ${#targets[@]} -eq 0 ]]; then
+    echo "fuzz_python.sh: no targets ($PYTHON $driver --list)" >&2
+    exit 2
+fi
 each=$(( seconds / ${#targets[@]} ))
 (( each >= 1 )) || each=1
 
@@ -40,7 +44,10 @@ touch "$tmp/start"
 failed=()
 for target in "${targets[@]}"; do
     mkdir -p "$dir/corpus/$target"
-    "$PYTHON" "$driver" --seeds "$tmp/seeds-$target" "$target" 2>/dev/null
+    if ! "$PYTHON" "$driver" --seeds "$tmp/seeds-$target" "$target" 2>"$tmp/log"; then
+        grep -v '^INFO: Instrumenting' "$tmp/log" >&2
+        exit 2
+    fi
     echo "+ $target: ${each}s"
     # -timeout: seconds for one input; a slower one is reported as a timeout crash.
     if ! "$PYTHON" "$driver" "$target" -max_total_time="$each" -timeout=10 \
