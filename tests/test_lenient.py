@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import grammar_text, uri_references
 
-from urikit import URI, Repaired, Report, URIError
+from urikit import IRI, URI, Repaired, Report, URIError
 from urikit.lenient import repair
 
 CODES = {
@@ -71,6 +71,14 @@ def test_valid_input_is_untouched() -> None:
     assert result.reports == []
     assert str(result.uri) == "foo://example.com:8042/over/there?name=ferret#nose"
     assert URI.lenient("URL:foo") == Repaired(URI("URL:foo"), [])  # a scheme "URL", no prefix
+
+
+@pytest.mark.parametrize("cls", [URI, IRI])
+@pytest.mark.parametrize("text", ["url:s://RL:et", "URL:s://h:x"])
+def test_valid_input_whose_prefix_reading_is_no_reference(cls: type[URI], text: str) -> None:
+    # Found by tests/fuzz (lenient): without "url:" the port "et" is not *DIGIT (§3.2.3),
+    # but the whole is the URI of a scheme "url" (§3.1), so it stands as it is.
+    assert cls.lenient(text) == Repaired(cls(text), [])
 
 
 def test_report_details() -> None:

@@ -107,8 +107,10 @@ def _classify(ch: str) -> tuple[str, str]:
 def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     """``text`` repaired into a URI reference (an IRI reference with ``iri=True``), and the repairs.
 
-    A valid reference comes back as it is, with no report (``URL:foo`` is
-    the URI of a scheme "URL").  What cannot be repaired raises
+    A valid reference comes back as it is, with no report, unless a scheme
+    follows a ``URL:`` prefix and the rest is a reference (``URL:a:b`` gives
+    ``a:b``; ``URL:foo`` and ``URL:s://h:x`` are URIs of a scheme "URL").
+    What cannot be repaired raises
     :class:`~urikit.URIError` at its position in the repaired text.
 
     >>> text, reports = repair(" <http://a/b c>")
@@ -121,7 +123,8 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
-    if _PREFIX.match(text) is None and is_valid(text, rule):
+    valid = is_valid(text, rule)
+    if valid and _PREFIX.match(text) is None:
         return text, []
     reports: list[Report] = []
     start, end = 0, len(text)
@@ -159,6 +162,9 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
         if not is_valid(_TRIPLET_RUN.sub(_two_triplets, out), rule):
             check(out, rule)
     except URIError as exc:
+        if valid:
+            # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
+            return text, []
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None

@@ -1,0 +1,598 @@
+"""What the fuzzers and the robustness property call: one target per public text-taking function.
+
+A target takes a :class:`Draw` (the fuzzer's bytes through ``atheris``, or a
+Hypothesis draw), calls the function on the text it draws, lets through only
+the exceptions that ``docs/`` documents for bad text (``urikit.URIError``, and
+``ValueError`` where an argument value is documented to raise it), and checks
+the cheap laws where they apply.  Anything else escapes: an assertion error is
+a broken law, any other exception an undocumented one.
+
+A target draws its choices (``pick``, ``flag``) before its texts, so that the
+fuzzer's input can be a seed URI with the choices after it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from collections.abc import Callable, Sequence
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from typing import Protocol, TypeVar
+
+import rfc3986_oracle as oracle
+
+import urikit
+from urikit import IRI, URI, URIError
+from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
+from urikit.security import is_internal_address, lenient_ipv4, redirect_findings
+from urikit.validate import RULE_NAMES, check
+from urikit.views import VIEWS, view
+
+T = TypeVar("T")
+
+COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
+DECODE_ERRORS = ("strict", "replace", "ignore", "surrogateescape", "backslashreplace")
+SPECS = ("rfc3986", "rfc2396", "rfc1630")
+LEVELS = ("string", "syntax", "scheme")
+CODECS = ("form", "rfc3986")
+
+
+class Draw(Protocol):
+    """Where a target gets its arguments from."""
+
+    def pick(self, options: Sequence[T]) -> T: ...
+
+    def flag(self) -> bool: ...
+
+    def texts(self, count: int) -> list[str]: ...
+
+    def octets(self) -> bytes: ...
+
+
+def _reference(text: str, iri: bool) -> URI | IRI | None:
+    """``URI(text)`` or ``IRI(text)``, or None when the text is not one (a ``URIError``)."""
+    try:
+        return IRI(text) if iri else URI(text)
+    except URIError:
+        return None
+
+
+def _has_dot_segment(u: URI | IRI) -> bool:
+    """Does the path hold "." or ".." (but for the "/." that shields a "//", §3.3)?"""
+    path = u.path
+    if u.authority is None and path.startswith("/.//"):
+        path = path[2:]  # docs/deviations.md: a path "//..." with no authority
+    return any(segment in (".", "..") for segment in path.split("/"))
+
+
+def _port_too_long(u: URI | IRI) -> bool:
+    """Has it a port too long to read as a number (``port_number`` raises, as ``origin``)?"""
+    try:
+        _ = u.port_number
+    except URIError:
+        return True
+    return False
+
+
+# -- the value: construction, components, classification (RFC 3986 §3, §4) ----------
+
+
+def _check_value(u: URI | IRI, text: str) -> None:
+    cls = type(u)
+    assert str(u) == text
+    assert cls(str(u)) == u
+    assert pickle.loads(pickle.dumps(u)) == u
+    assert hash(u) == hash(text)
+    repr(u)
+    for name in COMPONENTS:
+        value = getattr(u, name)
+        span = u.span(name)  # type: ignore[arg-type]
+        if value is None:
+            assert span is None and u.decoded(name) is None  # type: ignore[arg-type]
+        else:
+            assert span is not None and text[span[0] : span[1]] == value
+            for errors in DECODE_ERRORS[1:]:
+                u.decoded(name, errors=errors)  # type: ignore[arg-type]
+            with contextlib.suppress(URIError):  # strict decoding of non-UTF-8 octets
+                u.decoded(name)  # type: ignore[arg-type]
+    assert u.parts.scheme == u.scheme
+    for attribute in ("port_number", "effective_port", "origin"):
+        with contextlib.suppress(URIError):  # a port too long to be a number
+            getattr(u, attribute)
+    for attribute in (
+        "host_type",
+        "ip",
+        "is_absolute",
+        "is_relative",
+        "kind",
+        "is_opaque",
+        "is_hierarchical",
+        "netloc",
+        "hostname",
+        "username",
+        "password",
+    ):
+        getattr(u, attribute)
+    # RFC 6874 §2: only an IPv6 literal has a zone ID.  Other hosts are held to
+    # that by test_robustness.py::test_zone_id_of_other_hosts (xfail for now).
+    if u.host_type == "ipv6":
+        assert (u.zone_id is not None) == ("%25" in (u.host or ""))
+    assert u.is_relative == (u.scheme is None)
+    assert u.is_absolute == (u.scheme is not None and u.fragment is None)  # §4.3
+    u.is_same_document()
+    u.redacted()
+    # §5.3: the components recompose into the text.
+    rebuilt = cls.build(
+        scheme=u.scheme,
+        userinfo=u.userinfo,
+        host=u.host,
+        port=u.port,
+        path=u.path,
+        query=u.query,
+        fragment=u.fragment,
+    )
+    assert str(rebuilt) == text, rebuilt
+
+
+def target_uri(draw: Draw) -> None:
+    """``URI(text)`` and every component and classification; agreement with ``is_valid``."""
+    (text,) = draw.texts(1)
+    u = _reference(text, iri=False)
+    assert urikit.is_valid(text) == (u is not None)
+    if u is None:
+        return
+    _check_value(u, text)
+    assert IRI(text) == text  # every URI is an IRI (RFC 3987 §2.2)
+    u.to_urlsplit()
+
+
+def target_iri(draw: Draw) -> None:
+    """``IRI(text)`` and every component and classification; agreement with ``is_valid``."""
+    (text,) = draw.texts(1)
+    u = _reference(text, iri=True)
+    assert urikit.is_valid(text, "IRI-reference") == (u is not None)
+    if u is None:
+        return
+    _check_value(u, text)
+    assert isinstance(u, IRI)
+    u.bidi_reports()
+
+
+def target_build(draw: Draw) -> None:
+    """``build`` and ``replace`` with text components, as given or encoded (§5.3)."""
+    encode = draw.flag()
+    iri = draw.flag()
+    scheme = draw.pick((None, "http", "urn", "file"))
+    component = draw.pick(COMPONENTS[1:])
+    text, host, path, rest = draw.texts(4)
+    cls: type[URI] | type[IRI] = IRI if iri else URI
+    try:
+        built = cls.build(scheme=scheme, host=host, path=path, query=rest, encode=encode)
+    except URIError:
+        pass
+    else:
+        assert cls(str(built)) == built
+        if encode:
+            assert built.decoded("query") == rest
+    u = _reference(text, iri)
+    if u is None:
+        return
+    try:
+        replaced = u.replace(encode=encode, **{component: rest})
+    except URIError:
+        return
+    except ValueError as error:  # an argument error: a userinfo or port needs a host
+        assert component in ("userinfo", "port") and u.host is None, error
+        return
+    assert cls(str(replaced)) == replaced
+    if not encode and component not in ("authority", "userinfo", "host", "port"):
+        assert getattr(replaced, component) == rest
+
+
+def target_lenient(draw: Draw) -> None:
+    """``URI.lenient`` and ``IRI.lenient``: the result is valid; valid text comes back as is."""
+    cls: type[URI] | type[IRI] = draw.pick((URI, IRI))
+    (text,) = draw.texts(1)
+    try:
+        repaired, reports = cls.lenient(text)
+    except URIError:
+        assert _reference(text, iri=cls is IRI) is None
+        return
+    assert cls(str(repaired)) == repaired
+    for report in reports:
+        assert 0 <= report.span[0] <= report.span[1] <= len(text), report
+    # Valid text is kept, but for a "URL:" prefix before a scheme (docs/deviations.md).
+    if _reference(text, iri=cls is IRI) is not None and text[:4].lower() != "url:":
+        assert str(repaired) == text and not reports
+
+
+# -- resolution and relativization (§5.2) ---------------------------------------------
+
+
+def target_resolve(draw: Draw) -> None:
+    """``resolve`` under all three specs, strict or not, as a function and as a method."""
+    spec = draw.pick(SPECS)
+    strict = draw.flag()
+    iri = draw.flag()
+    base_text, ref_text = draw.texts(2)
+    base = _reference(base_text, iri)
+    if base is None:
+        if not iri:
+            with contextlib.suppress(URIError):
+                urikit.resolve(base_text, ref_text, strict=strict, spec=spec)
+                raise AssertionError("resolve() took a base that is not a URI")
+        return
+    try:
+        target = base.resolve(ref_text, strict=strict, spec=spec)
+    except URIError:
+        return
+    assert type(target) is type(base)
+    assert target.scheme is not None
+    if not iri:
+        assert urikit.resolve(base_text, ref_text, strict=strict, spec=spec) == target
+    if spec == "rfc3986":
+        assert base.resolve(type(base)(ref_text), strict=strict) == target
+        ref_scheme = type(base)(ref_text).scheme
+        if not strict and ref_scheme is not None and ref_scheme.lower() == base.scheme.lower():
+            # docs/deviations.md: the §5.2.2 loophole compares schemes case-insensitively
+            ref_text = base.scheme + ref_text[len(ref_scheme) :]
+        t = oracle.resolve_components(base_text, ref_text, strict)
+        if t.authority is None and t.path.startswith("//"):
+            t = t._replace(path="/." + t.path)  # docs/deviations.md: "/." before "//"
+        assert str(target) == oracle.recompose(t), target
+
+
+def target_relativize(draw: Draw) -> None:
+    """``relativize``: resolving the answer gives the target back (§5.2, §4.2)."""
+    iri = draw.flag()
+    base_text, target_text = draw.texts(2)
+    base = _reference(base_text, iri)
+    if base is None:
+        if not iri:
+            with contextlib.suppress(URIError):
+                urikit.relativize(base_text, target_text)
+                raise AssertionError("relativize() took a base that is not a URI")
+        return
+    try:
+        relative = base.relativize(target_text)
+    except URIError:
+        return
+    goal = base.resolve(target_text)
+    assert base.resolve(relative) == goal, (relative, goal)
+    target = type(base)(target_text)
+    if target.scheme is not None and not _has_dot_segment(target):
+        assert base.resolve(relative) == target, relative
+
+
+# -- normalization and the comparison ladder (§6) -------------------------------------
+
+
+def _steps(draw: Draw) -> dict[str, object]:
+    return {
+        "unicode": draw.pick((None, "NFC", "NFKC")),
+        "idna": draw.pick((None, None, "a-label", "u-label")),
+        "strip_host_dot": draw.flag(),
+        "remove_params": draw.pick((None, "utm_*", ("a", "b"))),
+        "form_query": draw.flag(),
+        "sort_query": draw.flag(),
+        "drop_empty_query": draw.flag(),
+        "drop_fragment": draw.flag(),
+    }
+
+
+def target_normalize(draw: Draw) -> None:
+    """``normalize`` at each level, with and without the §6.2.4 steps: idempotent."""
+    level = draw.pick(LEVELS)
+    steps = _steps(draw) if draw.flag() else {}
+    iri = draw.flag()
+    (text,) = draw.texts(1)
+    u = _reference(text, iri)
+    if u is None:
+        if not iri:
+            with contextlib.suppress(URIError):
+                urikit.normalize(text, level=level, **steps)  # type: ignore[arg-type]
+                raise AssertionError("normalize() took text that is not a URI")
+        return
+    try:
+        once = u.normalize(level=level, **steps)  # type: ignore[arg-type]
+    except URIError:
+        assert steps.get("idna") is not None, "only the idna step refuses a valid reference"
+        return
+    assert once.normalize(level=level, **steps) == once  # type: ignore[arg-type]
+    assert urikit.equivalent(u, once, level=level, **steps)  # type: ignore[arg-type]
+    if not iri:
+        assert urikit.normalize(text, level=level, **steps) == once  # type: ignore[arg-type]
+    if level == "string" and not steps:
+        assert once == u
+
+
+def target_compare(draw: Draw) -> None:
+    """``equivalent``, ``comparison_rung``, ``same_origin``: a reference equals itself."""
+    level = draw.pick(LEVELS)
+    a, b = draw.texts(2)
+    for x, y in ((a, b), (a, a)):
+        try:
+            same = urikit.equivalent(x, y, level=level)
+            rung = urikit.comparison_rung(x, y)
+        except URIError:
+            continue
+        assert (rung is not None) == urikit.equivalent(x, y, level="scheme")
+        assert urikit.equivalent(y, x, level=level) == same
+        assert urikit.comparison_rung(y, x) == rung
+        if x == y:
+            assert same and rung == "string"
+    try:
+        urikit.same_origin(a, b)
+    except URIError:
+        refs = [_reference(a, iri=False), _reference(b, iri=False)]
+        assert None in refs or any(_port_too_long(r) for r in refs if r is not None)
+
+
+# -- IRIs (RFC 3987 §3) ---------------------------------------------------------------
+
+
+def target_mapping(draw: Draw) -> None:
+    """``IRI.to_uri`` and ``URI.to_iri``: every IRI maps to a URI, and back (§3.1, §3.2)."""
+    idna = draw.flag()
+    nfc = draw.flag()
+    (text,) = draw.texts(1)
+    iri = _reference(text, iri=True)
+    if iri is not None:
+        try:
+            uri = iri.to_uri(idna=idna, nfc=nfc)
+        except URIError:
+            assert idna, "only ToASCII refuses an IRI (§3.1)"
+        else:
+            assert IRI(str(uri)).to_uri() == uri  # identity on URIs (§3.1)
+    uri_value = _reference(text, iri=False)
+    if uri_value is not None:
+        try:
+            back = uri_value.to_iri(idna=idna)
+        except URIError:
+            assert idna, "every URI displays as an IRI (§3.2)"
+            return
+        if not idna:
+            assert back.to_uri().to_iri() == back
+
+
+# -- text and HTML ---------------------------------------------------------------------
+
+
+def target_extract(draw: Draw) -> None:
+    """``extract`` never raises; each match's span is its text."""
+    suffix = draw.flag()
+    default_scheme = draw.pick(("http", "https", "ftp"))
+    (text,) = draw.texts(1)
+    for match in urikit.extract(text, suffix=suffix, default_scheme=default_scheme):
+        assert 0 <= match.start <= match.end <= len(text)
+        assert match.text == text[match.start : match.end]
+        assert URI(str(match.uri)) == match.uri
+
+
+def _check_links(html: str | bytes, base_text: str) -> None:
+    base = _reference(base_text, iri=False)
+    try:
+        found = urikit.links(html, base_text)
+    except URIError:
+        assert base is None or base.scheme is None, "links raises only for a bad base"
+        return
+    for link in found:
+        assert (link.uri is None) != (link.error is None), link
+        assert link.uri is None or link.uri.scheme is not None, link  # resolved (§5.2)
+
+
+def target_links(draw: Draw) -> None:
+    """``links`` on text: only a bad base raises."""
+    base_text, html = draw.texts(2)
+    _check_links(html, base_text)
+
+
+def target_links_bytes(draw: Draw) -> None:
+    """``links`` on octets, with encoding sniffing (the base is fuzzed by ``links``)."""
+    base = draw.pick(("http://a/b/c/d;p?q", "https://example.com", "file:///tmp/x"))
+    _check_links(draw.octets(), base)
+
+
+# -- security (§7) ---------------------------------------------------------------------
+
+
+def target_audit(draw: Draw) -> None:
+    """``audit`` and ``lenient_ipv4`` never raise; spans lie in the text."""
+    (text,) = draw.texts(1)
+    for report in urikit.audit(text):
+        assert 0 <= report.span[0] <= report.span[1] <= len(text), report
+    address = lenient_ipv4(text)
+    try:
+        internal = is_internal_address(text)
+    except ValueError:  # documented for text that is not an address
+        return
+    if address is not None and str(address) == text:
+        assert internal == is_internal_address(address)
+
+
+def target_redirect(draw: Draw) -> None:
+    """``is_safe_redirect`` is a bool for any target; it agrees with ``redirect_findings``."""
+    schemes = draw.pick((("http", "https"), "https", ()))
+    target, base, allowed = draw.texts(3)
+    hosts = (allowed, "example.com")
+    try:
+        safe = urikit.is_safe_redirect(
+            target, base=base, allowed_hosts=hosts, allowed_schemes=schemes
+        )
+    except URIError:
+        b = _reference(base, iri=False)
+        assert b is None or b.scheme is None or ":" in allowed, "only a bad base or port"
+        return
+    assert isinstance(safe, bool)
+    findings = redirect_findings(target, base=base, allowed_hosts=hosts, allowed_schemes=schemes)
+    assert safe == (not findings), findings
+
+
+# -- the query (§3.4) -------------------------------------------------------------------
+
+
+def target_query(draw: Draw) -> None:
+    """The query lookups and edits; adding a new name then removing it gives the text back."""
+    codec = draw.pick(CODECS)
+    errors = draw.pick(DECODE_ERRORS)
+    none_value = draw.flag()
+    iri = draw.flag()
+    text, name, value = draw.texts(3)
+    u = _reference(text, iri)
+    if u is None:
+        return
+    try:
+        u.query_params(codec, errors=errors)
+        u.query_param(name, codec=codec, errors=errors)
+        u.query_param_all(name, codec=codec, errors=errors)
+        present = u.has_query_param(name, codec=codec)
+    except URIError:
+        return
+    edit_value = None if none_value else value
+    try:
+        u.set_query_param(name, edit_value, codec=codec)
+        added = u.add_query_param(name, edit_value, codec=codec)
+    except URIError:
+        return
+    except ValueError as error:
+        assert name == "" and edit_value is None, error  # the documented empty pair
+        return
+    assert added.has_query_param(name, codec=codec)
+    if not present:
+        assert str(added.remove_query_param(name, codec=codec)) == text, added
+    u.remove_query_params(name + "*", codec=codec)
+    try:
+        rebuilt = u.with_query_params([(name, value), ("x", edit_value)], codec=codec)
+    except URIError:  # a lone surrogate has no UTF-8 form (§2.5)
+        return
+    assert rebuilt.query_param_all(name, codec=codec)[:1] == [value] or name == "x"
+
+
+# -- the path (§3.3) and file: URIs (RFC 8089) ----------------------------------------------
+
+
+def target_paths(draw: Draw) -> None:
+    """``segments``, ``joinpath``, ``parent`` and ``sibling``."""
+    errors = draw.pick(DECODE_ERRORS)
+    iri = draw.flag()
+    text, name, other = draw.texts(3)
+    u = _reference(text, iri)
+    if u is None:
+        return
+    with contextlib.suppress(URIError):
+        u.segments(errors=errors)
+    try:
+        joined = u.joinpath(name, other)
+    except URIError:
+        pass
+    else:
+        assert joined.joinpath() == joined
+        if joined.path.count("/") > u.path.count("/"):
+            assert joined.segments(errors="surrogateescape")[-2:] == [name, other] or not iri
+    for navigate in (u.parent, lambda: u.sibling(name)):
+        try:
+            result = navigate()
+        except URIError:
+            continue
+        assert result.fragment is None
+        assert not _has_dot_segment(result) or u.scheme is None
+
+
+def target_file(draw: Draw) -> None:
+    """``from_path`` and ``to_path``: a path written is read back (RFC 8089)."""
+    flavor = draw.pick(("posix", "windows"))
+    (text,) = draw.texts(1)
+    path: PurePath = PurePosixPath(text) if flavor == "posix" else PureWindowsPath(text)
+    try:
+        uri = urikit.from_path(path)
+    except URIError:
+        pass
+    else:
+        assert uri.to_path(flavor) == path, uri  # type: ignore[arg-type]
+    with contextlib.suppress(URIError):
+        urikit.from_path(text)
+    u = _reference(text, iri=False)
+    if u is not None:
+        with contextlib.suppress(URIError):
+            u.to_path(flavor)  # type: ignore[arg-type]
+
+
+# -- percent-encoding (§2.1, §2.4) and data: URIs (RFC 2397) -------------------------------
+
+
+def target_percent(draw: Draw) -> None:
+    """The percent and form codecs: decoding an encoding gives the text back."""
+    component = draw.pick(tuple(PERCENT_COMPONENTS))
+    iri = draw.flag()
+    errors = draw.pick(DECODE_ERRORS)
+    (text,) = draw.texts(1)
+    for decode in (urikit.percent_decode, urikit.form_decode):
+        try:
+            decode(text, errors=errors)
+        except URIError:
+            assert errors == "strict" or "%" in text  # a "%" that starts no triplet
+    try:
+        encoded = urikit.percent_encode(text, component, iri=iri)
+    except URIError:
+        assert any("\ud800" <= c <= "\udfff" for c in text), "only a lone surrogate (§2.5)"
+        return
+    assert urikit.percent_decode(encoded) == text
+    assert urikit.percent_encode(encoded, component, encoded=True, iri=iri) == encoded
+    assert urikit.form_decode(urikit.form_encode(text)) == text
+
+
+def target_data(draw: Draw) -> None:
+    """``parse_data`` of any text, and ``data_uri`` read back by ``parse_data``."""
+    base64 = draw.pick((None, True, False))
+    text, media_type = draw.texts(2)
+    with contextlib.suppress(URIError):
+        urikit.parse_data(text)
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        uri = urikit.data_uri(data, media_type, base64=base64)
+    except URIError:
+        return
+    except ValueError as error:
+        assert media_type.lower().endswith(";base64"), error  # documented: use base64=True
+        return
+    assert urikit.parse_data(uri).data == data
+
+
+# -- the readings of mailto:, news:, ftp: and urn: (RFC 6068, 5538, 1738, 8141) -------------
+
+
+def target_views(draw: Draw) -> None:
+    """``view`` and each scheme's reading: a ``URIError`` or a value."""
+    iri = draw.flag()
+    scheme = draw.pick(sorted(VIEWS))
+    (text,) = draw.texts(1)
+    u = _reference(text, iri) or _reference(scheme + ":" + text, iri)
+    if u is None:
+        return
+    for read in (view, VIEWS[scheme]):
+        with contextlib.suppress(URIError):
+            read(u)
+
+
+# -- validation of every named rule (RFC 3986 App. A, RFC 3987 §2.2) -------------------
+
+
+def target_validate(draw: Draw) -> None:
+    """``is_valid`` and ``check`` for every rule name: they agree."""
+    rule = draw.pick(RULE_NAMES)
+    (text,) = draw.texts(1)
+    valid = urikit.is_valid(text, rule)
+    try:
+        check(text, rule)
+    except URIError as error:
+        assert not valid
+        assert 0 <= error.position <= len(text)
+    else:
+        assert valid
+
+
+TARGETS: dict[str, Callable[[Draw], None]] = {
+    name.removeprefix("target_"): function
+    for name, function in sorted(globals().items())
+    if name.startswith("target_")
+}
