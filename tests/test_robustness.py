@@ -78,11 +78,6 @@ def test_every_public_function_has_a_target() -> None:
 # -- what the fuzzers found -------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(AssertionError, urikit.URIError),
-    reason="URI.zone_id reads a reg-name holding '%25' as an IPv6 literal (src/urikit/uri.py)",
-)
 @pytest.mark.parametrize("cls", [urikit.URI, urikit.IRI])
 @pytest.mark.parametrize(
     "text",
