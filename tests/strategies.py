@@ -48,6 +48,7 @@ __all__ = [
     "ipv4_addresses",
     "ipv6_addresses",
     "iri_references",
+    "known_scheme_references",
     "parsed_references",
     "pct_encoded",
     "ports",
@@ -390,3 +391,15 @@ def authority_text(max_size: int = 16) -> st.SearchStrategy[str]:
     ip = st.lists(st.sampled_from(_IP_PIECES), max_size=max_size).map(lambda p: "[" + "".join(p))
     other = st.lists(st.sampled_from(_AUTHORITY_PIECES), max_size=max_size).map("".join)
     return st.builds(lambda a, b, c: a + b + c, st.sampled_from(["//", "s://"]), ip | other, other)
+
+
+_KNOWN_SCHEMES = st.sampled_from(["http", "HTTPS", "file", "mailto", "urn", "ftp", "foo", "ws"])
+
+
+@st.composite
+def known_scheme_references(draw: st.DrawFn) -> str:
+    """References of every shape, often with a scheme that the registry knows."""
+    c = draw(components())
+    if c["scheme"] is not None and draw(st.booleans()):
+        c["scheme"] = draw(_KNOWN_SCHEMES)
+    return recompose(c)
