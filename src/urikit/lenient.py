@@ -268,6 +268,11 @@ def _encode_forbidden(
         else:
             # A run of forbidden characters, each kind of them one repair.
             j = forbidden.match(body, i - 1).end()  # type: ignore[union-attr]
+            if j == i:  # one character: its repair is looked up, not built
+                code, message, encoded = _one(ch)
+                reports.append(Report(code, message, SEVERITIES[code], (where, where + 1), True))
+                out.append(encoded)
+                continue
             k = i - 1
             for code, chars in groupby(body[k:j], key=_code_of):
                 count = len(list(chars))
@@ -278,6 +283,13 @@ def _encode_forbidden(
             out.append("%" + body[i - 1 : j].encode("utf-8").hex("%").upper())
             i = j
     return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _one(ch: str) -> tuple[str, str, str]:
+    """The code, message and encoding of one forbidden character (§2.1, upper-case hex)."""
+    code, message = _classify(ch)
+    return code, f"{message}; encoded", "%" + ch.encode("utf-8").hex("%").upper()
 
 
 def _run(message: str, count: int) -> str:
