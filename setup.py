@@ -34,6 +34,9 @@ speedups = Extension(
     "urikit._speedups",
     sources=["src/urikit/_speedups.c"],
     depends=[
+        "src/urikit/_speedups_ops.h",
+        "src/urikit/_speedups_ops_kind.h",
+        "src/urikit/_speedups_ops_py.h",
         "src/urikit/_speedups_reference.h",
         "src/urikit/_speedups_scan.h",
         "src/urikit/_speedups_scan_kind.h",

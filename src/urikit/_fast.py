@@ -6,6 +6,14 @@ takes the plain road): :func:`normal_match` and :func:`quick_normal_form` for
 normalization (``normalize.py``, RFC 3986 §6.2.2, §6.2.3), :func:`target_text`
 for resolution (``resolve.py``, §5.2.2).  ``tests/test_fast.py`` checks each
 against the plain algorithm on generated and real inputs.
+
+With the compiled core (``_store.speedups``), :data:`resolved` and
+:data:`normal_reference` are its operations over the scanner's spans
+(``_speedups_ops.h``), which build the resulting value without parsing it
+again, and :func:`quick_normal_form` is its normalization; on the pure path
+:data:`resolved` and :data:`normal_reference` are ``None`` and the patterns
+below answer.  ``tests/test_compiled.py`` holds the compiled operations to
+the plain algorithms.
 """
 
 from __future__ import annotations
@@ -15,11 +23,19 @@ from collections.abc import Callable
 from functools import cache
 from typing import Final
 
+from ._store import PureStore, speedups
 from .grammar import URI_GRAMMAR
 from .normalize import HOST_ONLY_CASE, triplet_changes
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 
-__all__ = ["normal_match", "quick_normal_form", "target_text"]
+__all__ = [
+    "normal_match",
+    "normal_reference",
+    "quick_normal_form",
+    "resolved",
+    "scheme_codes",
+    "target_text",
+]
 
 # --- normalization (§6.2.2, §6.2.3) ----------------------------------------------------
 
@@ -200,7 +216,69 @@ def quick_normal_form(
     """The normal form of the valid reference ``text`` at ``level`` ("syntax" or
     "scheme"), when this quick test is sure of it; ``text`` itself when it is
     already normal."""
+    if speedups is not None:
+        return speedups.normalize(None, text, scheme_codes(registry) if level == "scheme" else None)
     return _tables(registry).quick_normal_form(text, 2 if level == "scheme" else 1)
+
+
+# --- the compiled operations -------------------------------------------------------------
+
+
+def _scheme_code(spec: Scheme) -> int:
+    """What the compiled normalization needs of one scheme (§6.2.3), as one int:
+    (default port + 1) * 4, + 2 when its empty path is "/", + 1 when it has case
+    rules or rules of its own, which only ``normalize.scheme_based`` applies."""
+    port = 0 if spec.default_port is None else spec.default_port + 1
+    special = bool(spec.special_rules) or spec.case_insensitive not in HOST_ONLY_CASE
+    return port * 4 + 2 * spec.empty_path_is_root + special
+
+
+#: The scheme codes of registries other than the default, each kept with its registry.
+_OTHER_CODES: Final[dict[int, tuple[SchemeRegistry, dict[str, int]]]] = {}
+
+
+def _codes_of(registry: SchemeRegistry) -> dict[str, int]:
+    return {name: _scheme_code(spec) for name, spec in registry.items()}
+
+
+def scheme_codes(registry: SchemeRegistry) -> dict[str, int]:
+    """The lower-case name of each scheme of ``registry`` -> its :func:`_scheme_code`."""
+    if registry is DEFAULT_REGISTRY:
+        return _DEFAULT_CODES
+    kept = _OTHER_CODES.get(id(registry))
+    if kept is None or kept[0] is not registry:
+        if len(_OTHER_CODES) >= 16:
+            _OTHER_CODES.clear()
+        kept = _OTHER_CODES[id(registry)] = (registry, _codes_of(registry))
+    return kept[1]
+
+
+_DEFAULT_CODES: Final = _codes_of(DEFAULT_REGISTRY)
+
+
+def _compiled_normal_reference(
+    cls: type[PureStore], text: str, level: str, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> PureStore | None:
+    """The normal form of ``text`` at ``level`` ("syntax" or "scheme") as a ``cls``,
+    built from the compiled operation's spans; ``None`` when ``text`` is not a
+    reference or the readable path must answer."""
+    codes = _DEFAULT_CODES if registry is DEFAULT_REGISTRY else scheme_codes(registry)
+    return speedups.normalize(cls, text, codes if level == "scheme" else None)  # type: ignore[no-any-return,union-attr]
+
+
+#: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
+#: str ``base`` (§5.2.2) as a ``cls``, or ``None`` when either is not a reference
+#: or ``base`` has no scheme; ``None`` itself on the pure path.
+resolved: Final[Callable[[type[PureStore], str, str, bool], PureStore | None] | None] = (
+    None if speedups is None else speedups.resolve
+)
+
+#: ``normal_reference(cls, text, level, registry)``: see
+#: :func:`_compiled_normal_reference`;
+#: ``None`` on the pure path.
+normal_reference: Final[
+    Callable[[type[PureStore], str, str, SchemeRegistry], PureStore | None] | None
+] = None if speedups is None else _compiled_normal_reference
 
 
 # --- resolution (§5.2.2) -----------------------------------------------------------------

@@ -8,11 +8,16 @@
  *
  * Reference is the storage of the value type (_speedups_reference.h), the base of
  * urikit.uri.URI and IRI when the compiled core is used (urikit._store).
+ *
+ * resolve, normalize, remove_dot_segments, percent_decode and percent_encode are the RFC
+ * operations over the scanner's spans (_speedups_ops.h, _speedups_ops_py.h), which
+ * urikit._fast and urikit.percent use where they give the readable path's answers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
+#include "_speedups_ops.h"
 #include "_speedups_scan.h"
 
 /* What the module keeps: its type, and the names the type looks up. */
@@ -24,6 +29,7 @@ typedef struct {
 } uk_state;
 
 #include "_speedups_reference.h"
+#include "_speedups_ops_py.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -77,6 +83,7 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
+    UK_OPS_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
@@ -139,7 +146,8 @@ static PyModuleDef_Slot speedups_slots[] = {
     {0, NULL},
 };
 
-PyDoc_STRVAR(speedups_doc, "The compiled core of urikit: scan(text, iri) and Reference.");
+PyDoc_STRVAR(speedups_doc, "The compiled core of urikit: scan(text, iri), Reference, and the RFC operations\n"
+             "resolve, normalize, remove_dot_segments, percent_decode and percent_encode.");
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,

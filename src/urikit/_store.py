@@ -33,12 +33,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["PureStore", "Store", "compiled", "scan"]
+__all__ = ["PureStore", "Store", "compiled", "scan", "speedups"]
 
 _new: Final = object.__new__
 
@@ -198,6 +199,20 @@ def _compiled_scan() -> Callable[[str, bool], tuple[int, ...] | None] | None:
 #: ``scan(text, iri)``: the sixteen ends of the components of an (I)RI-reference,
 #: or ``None`` when ``text`` is not one; ``None`` itself on the pure path.
 scan: Final = _compiled_scan()
+
+
+def _compiled_module() -> ModuleType | None:
+    """``urikit._speedups`` when the compiled core is used."""
+    if not compiled:
+        return None
+    from . import _speedups
+
+    return _speedups
+
+
+#: The compiled core's module, whose RFC operations ``_fast`` and ``percent`` use;
+#: ``None`` on the pure path.
+speedups: Final = _compiled_module()
 
 if TYPE_CHECKING:
     Store = PureStore

@@ -674,6 +674,13 @@ class _Reference(Store):
         cls = type(self)
         if spec == "rfc3986":
             if (
+                _fast.resolved is not None
+                and type(ref) is str
+                and (cls is URI or cls is IRI)
+                and (target := _fast.resolved(cls, self._text, ref, strict)) is not None
+            ):
+                return self if target._text == self._text else target
+            if (
                 cls is URI
                 and type(ref) is str
                 and (fast := _fast.target_text(self._text, self._span, ref))
@@ -1048,6 +1055,8 @@ def resolve(
     'http://a/b/g'
     """
     if type(base) is str and type(ref) is str and spec == "rfc3986":
+        if _fast.resolved is not None and (target := _fast.resolved(URI, base, ref, strict)):
+            return target
         parsed = URI._scan(base)
         if parsed is None:
             URI._refuse(base)
@@ -1105,12 +1114,16 @@ def normalize(
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
         and (level == "scheme" or level == "syntax")
     ):
-        # A string already normal, or close to it, costs one match: that of the answer.
-        if level == "scheme" and (m := _fast.normal_match(uri, registry)) is not None:
-            return URI._from_match(m)
-        quick = _fast.quick_normal_form(uri, level, registry)
-        if quick is not None and (target := URI._scan(quick)) is not None:
-            return target
+        if _fast.normal_reference is not None:
+            if (target := _fast.normal_reference(URI, uri, level, registry)) is not None:
+                return target
+        else:
+            # A string already normal, or close to it, costs one match: that of the answer.
+            if level == "scheme" and (m := _fast.normal_match(uri, registry)) is not None:
+                return URI._from_match(m)
+            quick = _fast.quick_normal_form(uri, level, registry)
+            if quick is not None and (target := URI._scan(quick)) is not None:
+                return target
     steps = _steps(
         unicode,
         idna,

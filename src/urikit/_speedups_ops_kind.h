@@ -1,0 +1,391 @@
+/* The RFC operations for one width of code unit; included by _speedups_ops.h once per
+ * width, with UK_CHAR the code-unit type and UK_FN(name) the name for that width.
+ *
+ * Each function reads the spans a scan (uk_scan_*) gave for its input, writes into an
+ * output buffer the caller sized as the function says, and returns the length written
+ * with the spans of the result in the order of the scanner's (so the result needs no
+ * second scan).  None allocates, recurses or looks at a code unit more than a bounded
+ * number of times (remove_dot_segments included: a segment it takes off the output is
+ * read once more, and never again).
+ */
+#ifndef UK_CHAR
+#error "define UK_CHAR and UK_FN before including _speedups_ops_kind.h"
+#endif
+
+/* Copy s[start..end-1] to out[o..]; the new end of out. */
+static inline ptrdiff_t UK_FN(uk_copy)(UK_CHAR *out, ptrdiff_t o, const UK_CHAR *s,
+                                       ptrdiff_t start, ptrdiff_t end)
+{
+    if (end > start) {
+        memcpy(out + o, s + start, (size_t)(end - start) * sizeof(UK_CHAR));
+        o += end - start;
+    }
+    return o;
+}
+
+/* Does p[0..n-1] hold a "/." or start with "."?  Without either, no segment begins with
+ * "." and remove_dot_segments changes nothing. */
+static inline int UK_FN(uk_may_have_dots)(const UK_CHAR *p, ptrdiff_t n)
+{
+    if (n > 0 && p[0] == '.') {
+        return 1;
+    }
+    for (ptrdiff_t i = 0; i + 1 < n; i++) {
+        if (p[i] == '/' && p[i + 1] == '.') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does p[0..n-1] hold a complete "." or ".." segment (RFC 3986 §3.3)? */
+static inline int UK_FN(uk_has_dot_segment)(const UK_CHAR *p, ptrdiff_t n)
+{
+    ptrdiff_t start = 0;
+    for (ptrdiff_t i = 0; i <= n; i++) {
+        if (i == n || p[i] == '/') {
+            ptrdiff_t len = i - start;
+            if ((len == 1 && p[start] == '.') ||
+                (len == 2 && p[start] == '.' && p[start + 1] == '.')) {
+                return 1;
+            }
+            start = i + 1;
+        }
+    }
+    return 0;
+}
+
+/* RFC 3986 5.2.4. Remove Dot Segments, in place over p[0..n-1]; the new length.
+ *
+ * The input buffer is p[i..n-1] and the output buffer p[0..o-1]; no step writes more
+ * than it consumes, so o <= i throughout and the output never overtakes the input. */
+static ptrdiff_t UK_FN(uk_remove_dot_segments)(UK_CHAR *p, ptrdiff_t n)
+{
+    if (!UK_FN(uk_may_have_dots)(p, n)) {
+        return n;
+    }
+    ptrdiff_t i = 0, o = 0;
+    while (i < n) {
+        ptrdiff_t left = n - i;
+        if (left >= 3 && p[i] == '.' && p[i + 1] == '.' && p[i + 2] == '/') { /* 2A */
+            i += 3;
+            continue;
+        }
+        if (left >= 2 && p[i] == '.' && p[i + 1] == '/') { /* 2A */
+            i += 2;
+            continue;
+        }
+        if (p[i] == '/' && left >= 2 && p[i + 1] == '.') {
+            if (left == 2) { /* 2B: "/." becomes "/" */
+                p[o++] = '/';
+                break;
+            }
+            if (p[i + 2] == '/') { /* 2B: "/./" becomes "/" */
+                i += 2;
+                continue;
+            }
+            if (p[i + 2] == '.' && (left == 3 || p[i + 3] == '/')) {
+                /* 2C: "/../" or "/.." becomes "/", and the last segment of the output
+                 * goes, with the "/" before it */
+                while (o > 0 && p[o - 1] != '/') {
+                    o--;
+                }
+                if (o > 0) {
+                    o--;
+                }
+                if (left == 3) {
+                    p[o++] = '/';
+                    break;
+                }
+                i += 3;
+                continue;
+            }
+        }
+        if (p[i] == '.' && (left == 1 || (left == 2 && p[i + 1] == '.'))) { /* 2D */
+            break;
+        }
+        /* 2E: the first segment, with its "/" if any, up to the next "/" */
+        ptrdiff_t j = p[i] == '/' ? i + 1 : i;
+        while (j < n && p[j] != '/') {
+            j++;
+        }
+        while (i < j) {
+            p[o++] = p[i++];
+        }
+    }
+    return o;
+}
+
+/* The spans of the authority's parts (authority, userinfo, host, port) of src, shifted
+ * to where the authority now starts in the output. */
+static inline void UK_FN(uk_move_authority)(const ptrdiff_t src[UK_SPANS], ptrdiff_t at,
+                                            ptrdiff_t dst[UK_SPANS])
+{
+    ptrdiff_t shift = at - src[UK_G_AUTHORITY];
+    for (int g = UK_G_AUTHORITY; g <= UK_G_PORT; g += 2) {
+        if (src[g] >= 0) {
+            dst[g] = src[g] + shift;
+            dst[g + 1] = src[g + 1] + shift;
+        } else {
+            dst[g] = dst[g + 1] = -1;
+        }
+    }
+}
+
+/* A path with no authority before it must not begin with "//" (RFC 3986 §3.3): with
+ * "/." before it, it names the same path after remove_dot_segments and reads back as
+ * a path (resolve.rooted_path).  out[start..o-1] is the path; the new end. */
+static inline ptrdiff_t UK_FN(uk_rooted_path)(UK_CHAR *out, ptrdiff_t start, ptrdiff_t o)
+{
+    if (o - start >= 2 && out[start] == '/' && out[start + 1] == '/') {
+        memmove(out + start + 2, out + start, (size_t)(o - start) * sizeof(UK_CHAR));
+        out[start] = '/';
+        out[start + 1] = '.';
+        o += 2;
+    }
+    return o;
+}
+
+/* RFC 3986 5.2.2. Transform References, with 5.2.3 Merge Paths and 5.2.4, and the
+ * recomposition of 5.3.  b[0..] is an absolute URI (its scheme is defined) with the
+ * spans bs, r a reference with the spans rs, both of one grammar; with strict == 0 a
+ * scheme of r equal to b's (without case) is ignored (the loophole of §5.2.2).  out
+ * holds at least uk_resolve_capacity(len(b), len(r)) units.  Writes the target and its
+ * spans ts; returns its length. */
+static ptrdiff_t UK_FN(uk_transform_references)(const UK_CHAR *b, const ptrdiff_t bs[UK_SPANS],
+                                                const UK_CHAR *r, const ptrdiff_t rs[UK_SPANS],
+                                                int strict, UK_CHAR *out,
+                                                ptrdiff_t ts[UK_SPANS])
+{
+    int r_scheme = rs[UK_G_SCHEME] >= 0;
+    if (r_scheme && !strict) {
+        ptrdiff_t len = rs[UK_G_SCHEME + 1] - rs[UK_G_SCHEME];
+        if (len == bs[UK_G_SCHEME + 1] - bs[UK_G_SCHEME]) {
+            int same = 1;
+            for (ptrdiff_t k = 0; k < len && same; k++) {
+                uint32_t x = r[rs[UK_G_SCHEME] + k], y = b[bs[UK_G_SCHEME] + k];
+                same = uk_ascii_lower(x) == uk_ascii_lower(y);
+            }
+            r_scheme = !same;
+        }
+    }
+    const UK_CHAR *auth = NULL;  /* where T.authority comes from, if defined */
+    const ptrdiff_t *auth_spans = NULL;
+    const UK_CHAR *query = NULL; /* where T.query comes from, if defined */
+    const ptrdiff_t *query_spans = NULL;
+    int path_from_ref = 1, merge = 0, dots = 1;
+    if (r_scheme || rs[UK_G_AUTHORITY] >= 0) {
+        if (rs[UK_G_AUTHORITY] >= 0) {
+            auth = r;
+            auth_spans = rs;
+        }
+        query = r;
+        query_spans = rs;
+    } else {
+        if (bs[UK_G_AUTHORITY] >= 0) {
+            auth = b;
+            auth_spans = bs;
+        }
+        if (rs[UK_G_PATH + 1] == rs[UK_G_PATH]) {
+            path_from_ref = 0; /* T.path = Base.path, as it is */
+            dots = 0;
+            query = rs[UK_G_QUERY] >= 0 ? r : b;
+            query_spans = rs[UK_G_QUERY] >= 0 ? rs : bs;
+        } else {
+            merge = r[rs[UK_G_PATH]] != '/';
+            query = r;
+            query_spans = rs;
+        }
+    }
+    const UK_CHAR *scheme = r_scheme ? r : b;
+    const ptrdiff_t *scheme_spans = r_scheme ? rs : bs;
+
+    ptrdiff_t o = UK_FN(uk_copy)(out, 0, scheme, scheme_spans[UK_G_SCHEME],
+                                 scheme_spans[UK_G_SCHEME + 1]);
+    ts[UK_G_SCHEME] = 0;
+    ts[UK_G_SCHEME + 1] = o;
+    out[o++] = ':';
+    if (auth != NULL) {
+        out[o++] = '/';
+        out[o++] = '/';
+        UK_FN(uk_move_authority)(auth_spans, o, ts);
+        o = UK_FN(uk_copy)(out, o, auth, auth_spans[UK_G_AUTHORITY],
+                           auth_spans[UK_G_AUTHORITY + 1]);
+    } else {
+        for (int g = UK_G_AUTHORITY; g <= UK_G_PORT + 1; g++) {
+            ts[g] = -1;
+        }
+    }
+    ptrdiff_t path = o;
+    if (merge) { /* 5.2.3 */
+        if (bs[UK_G_AUTHORITY] >= 0 && bs[UK_G_PATH] == bs[UK_G_PATH + 1]) {
+            out[o++] = '/';
+        } else {
+            ptrdiff_t end = bs[UK_G_PATH + 1];
+            while (end > bs[UK_G_PATH] && b[end - 1] != '/') {
+                end--;
+            }
+            o = UK_FN(uk_copy)(out, o, b, bs[UK_G_PATH], end);
+        }
+    }
+    if (path_from_ref) {
+        o = UK_FN(uk_copy)(out, o, r, rs[UK_G_PATH], rs[UK_G_PATH + 1]);
+    } else {
+        o = UK_FN(uk_copy)(out, o, b, bs[UK_G_PATH], bs[UK_G_PATH + 1]);
+    }
+    if (dots) {
+        o = path + UK_FN(uk_remove_dot_segments)(out + path, o - path);
+    }
+    if (auth == NULL) {
+        o = UK_FN(uk_rooted_path)(out, path, o);
+    }
+    ts[UK_G_PATH] = path;
+    ts[UK_G_PATH + 1] = o;
+    if (query_spans[UK_G_QUERY] >= 0) {
+        out[o++] = '?';
+        ts[UK_G_QUERY] = o;
+        o = UK_FN(uk_copy)(out, o, query, query_spans[UK_G_QUERY], query_spans[UK_G_QUERY + 1]);
+        ts[UK_G_QUERY + 1] = o;
+    } else {
+        ts[UK_G_QUERY] = ts[UK_G_QUERY + 1] = -1;
+    }
+    if (rs[UK_G_FRAGMENT] >= 0) {
+        out[o++] = '#';
+        ts[UK_G_FRAGMENT] = o;
+        o = UK_FN(uk_copy)(out, o, r, rs[UK_G_FRAGMENT], rs[UK_G_FRAGMENT + 1]);
+        ts[UK_G_FRAGMENT + 1] = o;
+    } else {
+        ts[UK_G_FRAGMENT] = ts[UK_G_FRAGMENT + 1] = -1;
+    }
+    return o;
+}
+
+/* s[start..end-1] with each pct-encoded triplet normalized (RFC 3986 §6.2.2.1,
+ * §6.2.2.2): the octet of an ASCII unreserved character decoded, any other with its
+ * hex digits in upper case; with fold, ASCII letters (decoded ones too) in lower case,
+ * as in a case-insensitive component.  Only ASCII is ever touched (RFC 3987 §5.3.2.1,
+ * §5.3.2.3).  The text is valid: every "%" starts a triplet. */
+static ptrdiff_t UK_FN(uk_normalize_triplets)(const UK_CHAR *s, ptrdiff_t start, ptrdiff_t end,
+                                              int fold, UK_CHAR *out, ptrdiff_t o)
+{
+    for (ptrdiff_t i = start; i < end; i++) {
+        uint32_t c = s[i];
+        if (c == '%' && end - i > 2) {
+            uint32_t octet = (uint32_t)(uk_hex_value(s[i + 1]) << 4 | uk_hex_value(s[i + 2]));
+            if (uk_ascii_is(octet, UK_UNRESERVED)) {
+                out[o++] = (UK_CHAR)(fold ? uk_ascii_lower(octet) : octet);
+            } else {
+                out[o++] = '%';
+                out[o++] = (UK_CHAR)uk_ascii_upper(s[i + 1]);
+                out[o++] = (UK_CHAR)uk_ascii_upper(s[i + 2]);
+            }
+            i += 2;
+        } else {
+            out[o++] = (UK_CHAR)(fold ? uk_ascii_lower(c) : c);
+        }
+    }
+    return o;
+}
+
+/* The normal form (RFC 3986 §6.2.2, and with rules != NULL §6.2.3) of the valid
+ * reference s with the spans sp, as normalize.normalize gives it, into out (at least
+ * uk_normalize_capacity(len(s)) units) with its spans ts; the length, or -1 when the
+ * reference needs what only the readable path does: an IP literal (RFC 5952 text), a
+ * scheme with rules of its own (rules->special), or a relative-path reference with
+ * dot-segments.  rules holds what the registry says of the scheme (zeros for a scheme
+ * it does not know); NULL asks for the syntax rung alone. */
+static ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPANS],
+                                     const uk_scheme_rules *rules, UK_CHAR *out,
+                                     ptrdiff_t ts[UK_SPANS])
+{
+    int has_host = sp[UK_G_HOST] >= 0;
+    if (rules != NULL && rules->special) {
+        return -1;
+    }
+    if (has_host && sp[UK_G_HOST + 1] > sp[UK_G_HOST] && s[sp[UK_G_HOST]] == '[') {
+        return -1;
+    }
+    ptrdiff_t o = 0;
+    if (sp[UK_G_SCHEME] >= 0) { /* 6.2.2.1: the scheme without case */
+        for (ptrdiff_t i = sp[UK_G_SCHEME]; i < sp[UK_G_SCHEME + 1]; i++) {
+            out[o++] = (UK_CHAR)uk_ascii_lower(s[i]);
+        }
+        ts[UK_G_SCHEME] = 0;
+        ts[UK_G_SCHEME + 1] = o;
+        out[o++] = ':';
+    } else {
+        ts[UK_G_SCHEME] = ts[UK_G_SCHEME + 1] = -1;
+    }
+    for (int g = UK_G_AUTHORITY; g <= UK_G_PORT + 1; g++) {
+        ts[g] = -1;
+    }
+    if (has_host) {
+        out[o++] = '/';
+        out[o++] = '/';
+        ts[UK_G_AUTHORITY] = o;
+        if (sp[UK_G_USERINFO] >= 0) { /* 6.2.2.2 */
+            ts[UK_G_USERINFO] = o;
+            o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_USERINFO], sp[UK_G_USERINFO + 1], 0, out,
+                                             o);
+            ts[UK_G_USERINFO + 1] = o;
+            out[o++] = '@';
+        }
+        ts[UK_G_HOST] = o; /* 6.2.2.1: the host without case, and 6.2.2.2 */
+        o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], 1, out, o);
+        ts[UK_G_HOST + 1] = o;
+        if (sp[UK_G_PORT] >= 0) {
+            ptrdiff_t start = sp[UK_G_PORT], end = sp[UK_G_PORT + 1];
+            int keep = 1;
+            if (rules != NULL) {
+                /* 6.2.3: the port is a decimal number, and an empty one or the scheme's
+                 * default is omitted (§3.2.3) */
+                keep = end > start;
+                while (end - start > 1 && s[start] == '0') {
+                    start++;
+                }
+                if (keep && rules->default_port >= 0) {
+                    unsigned value = 0;
+                    int digits = 0;
+                    for (ptrdiff_t i = start; i < end && digits < 6; i++, digits++) {
+                        value = value * 10 + (unsigned)(s[i] - '0');
+                    }
+                    keep = digits >= 6 || value != (unsigned)rules->default_port;
+                }
+            }
+            if (keep) {
+                out[o++] = ':';
+                ts[UK_G_PORT] = o;
+                o = UK_FN(uk_copy)(out, o, s, start, end);
+                ts[UK_G_PORT + 1] = o;
+            }
+        }
+        ts[UK_G_AUTHORITY + 1] = o;
+    }
+    ptrdiff_t path = o; /* 6.2.2.2, then 6.2.2.3 */
+    o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_PATH], sp[UK_G_PATH + 1], 0, out, o);
+    if (has_host || (o > path && out[path] == '/')) {
+        o = path + UK_FN(uk_remove_dot_segments)(out + path, o - path);
+    } else if (sp[UK_G_SCHEME] < 0 && UK_FN(uk_has_dot_segment)(out + path, o - path)) {
+        return -1;
+    }
+    if (has_host) {
+        if (o == path && rules != NULL && rules->empty_path_is_root) { /* 6.2.3 */
+            out[o++] = '/';
+        }
+    } else {
+        o = UK_FN(uk_rooted_path)(out, path, o);
+    }
+    ts[UK_G_PATH] = path;
+    ts[UK_G_PATH + 1] = o;
+    for (int g = UK_G_QUERY; g <= UK_G_FRAGMENT; g += 2) {
+        if (sp[g] >= 0) {
+            out[o++] = g == UK_G_QUERY ? '?' : '#';
+            ts[g] = o;
+            o = UK_FN(uk_normalize_triplets)(s, sp[g], sp[g + 1], 0, out, o);
+            ts[g + 1] = o;
+        } else {
+            ts[g] = ts[g + 1] = -1;
+        }
+    }
+    return o;
+}
