@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Final
 
 from ._store import PureStore, speedups
@@ -224,13 +224,22 @@ def quick_normal_form(
 # --- the compiled operations -------------------------------------------------------------
 
 
+#: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
+_RULE_FLAGS: Final = {"file-localhost": 4, "mailto-domain": 8, "urn-nid": 16}
+
+
 def _scheme_code(spec: Scheme) -> int:
     """What the compiled normalization needs of one scheme (§6.2.3), as one int:
-    (default port + 1) * 4, + 2 when its empty path is "/", + 1 when it has case
-    rules or rules of its own, which only ``normalize.scheme_based`` applies."""
+    (default port + 1) * 256, + 1 when its empty path is "/", + 2 when it has case
+    rules beyond the host or more than one rule of its own (which only
+    ``normalize.scheme_based`` applies), + the flag of its one special rule."""
     port = 0 if spec.default_port is None else spec.default_port + 1
-    special = bool(spec.special_rules) or spec.case_insensitive not in HOST_ONLY_CASE
-    return port * 4 + 2 * spec.empty_path_is_root + special
+    code = port * 256 + spec.empty_path_is_root
+    if spec.case_insensitive not in HOST_ONLY_CASE or len(spec.special_rules) > 1:
+        code |= 2
+    for rule in spec.special_rules:
+        code |= _RULE_FLAGS.get(rule, 2)
+    return code
 
 
 #: The scheme codes of registries other than the default, each kept with its registry.
@@ -256,16 +265,6 @@ def scheme_codes(registry: SchemeRegistry) -> dict[str, int]:
 _DEFAULT_CODES: Final = _codes_of(DEFAULT_REGISTRY)
 
 
-def _compiled_normal_reference(
-    cls: type[PureStore], text: str, level: str, registry: SchemeRegistry = DEFAULT_REGISTRY
-) -> PureStore | None:
-    """The normal form of ``text`` at ``level`` ("syntax" or "scheme") as a ``cls``,
-    built from the compiled operation's spans; ``None`` when ``text`` is not a
-    reference or the readable path must answer."""
-    codes = _DEFAULT_CODES if registry is DEFAULT_REGISTRY else scheme_codes(registry)
-    return speedups.normalize(cls, text, codes if level == "scheme" else None)  # type: ignore[no-any-return,union-attr]
-
-
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
 #: str ``base`` (§5.2.2) as a ``cls``, or ``None`` when either is not a reference
 #: or ``base`` has no scheme; ``None`` itself on the pure path.
@@ -273,65 +272,14 @@ resolved: Final[Callable[[type[PureStore], str, str, bool], PureStore | None] | 
     None if speedups is None else speedups.resolve
 )
 
-#: ``normal_reference(cls, text, level, registry)``: see
-#: :func:`_compiled_normal_reference`;
-#: ``None`` on the pure path.
+#: ``normal_reference(cls, text, level, registry)``: the normal form of the str
+#: ``text`` at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3) as a ``cls``, built
+#: from the compiled operation's spans; ``None`` when ``text`` is not a reference or
+#: the readable path must answer; ``None`` itself on the pure path.
 normal_reference: Final[
     Callable[[type[PureStore], str, str, SchemeRegistry], PureStore | None] | None
-] = None if speedups is None else _compiled_normal_reference
-
-
-# --- resolution (§5.2.2) -----------------------------------------------------------------
-
-
-def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> str | None:
-    """The target of the common references, as text, without parsing them; else ``None``.
-
-    ``base`` is the text of the base URI and ``span(g)`` the span of its group
-    ``g`` of ``Grammar.reference``, as ``re.Match.span`` gives it (the
-    references of ``uri.py`` have the same ``_span``).  Each case below is
-    §5.2.2 for a reference without scheme, authority or dot-segments (or with
-    only leading "../" and "./"): the target is a prefix of the base followed
-    by the reference (or by what follows its leading "../" and "./").  There
-    the grammar reads the reference by the rules it would be read by alone, so
-    matching the target also validates it; the caller falls back to parsing
-    the reference when the target does not match.
-    """
-    if ref == "":
-        return None
-    first = ref[0]
-    if first == "#":  # the base document, with the fragment of R
-        end = span(8)[0]
-        return (base if end < 0 else base[: end - 1]) + ref
-    start, end = span(6)
-    if first == "?":  # T.path = Base.path; T.query = R.query
-        return base[:end] + ref
-    if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
-        return None
-    if first == "/":  # an absolute-path reference, not a network-path one
-        return None if ref[1:2] == "/" else base[:start] + ref
-    path = base[start:end]
-    if path[:1] == "/" and "/." not in path:
-        directory = path[: path.rfind("/") + 1]  # 5.2.3
-    elif path == "" and span(2)[0] >= 0:
-        directory = "/"  # 5.2.3: an authority and an empty path
-    else:
-        return None
-    if first != ".":
-        colon = ref.find(":")
-        if colon >= 0 and "/" not in (head := ref[:colon]) and "?" not in head and "#" not in head:
-            return None  # a scheme, or a colon in the first segment (§4.2)
-        return base[:start] + directory + ref
-    skip = 0
-    while ref.startswith("../", skip):  # 5.2.4 2A then 2C: up one segment, not above the root
-        skip += 3
-    if skip:
-        directory = path.rsplit("/", skip // 3 + 1)[0] + "/"
-    elif ref.startswith("./"):  # 5.2.4 2A then 2B
-        skip = 2
-    else:
-        return None
-    rest = ref[skip:]
-    if rest[:1] == "." or rest[:1] == "/":
-        return None
-    return base[:start] + directory + rest
+] = (
+    None
+    if speedups is None
+    else partial(speedups.normalize_in, DEFAULT_REGISTRY, _DEFAULT_CODES, scheme_codes)
+)
