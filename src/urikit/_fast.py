@@ -283,3 +283,59 @@ normal_reference: Final[
     if speedups is None
     else partial(speedups.normalize_in, DEFAULT_REGISTRY, _DEFAULT_CODES, scheme_codes)
 )
+
+
+# --- resolution (§5.2.2) -----------------------------------------------------------------
+
+
+def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> str | None:
+    """The target of the common references, as text, without parsing them; else ``None``.
+
+    ``base`` is the text of the base URI and ``span(g)`` the span of its group
+    ``g`` of ``Grammar.reference``, as ``re.Match.span`` gives it (the
+    references of ``uri.py`` have the same ``_span``).  Each case below is
+    §5.2.2 for a reference without scheme, authority or dot-segments (or with
+    only leading "../" and "./"): the target is a prefix of the base followed
+    by the reference (or by what follows its leading "../" and "./").  There
+    the grammar reads the reference by the rules it would be read by alone, so
+    matching the target also validates it; the caller falls back to parsing
+    the reference when the target does not match.
+    """
+    if ref == "":
+        return None
+    first = ref[0]
+    if first == "#":  # the base document, with the fragment of R
+        end = span(8)[0]
+        return (base if end < 0 else base[: end - 1]) + ref
+    start, end = span(6)
+    if first == "?":  # T.path = Base.path; T.query = R.query
+        return base[:end] + ref
+    if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
+        return None
+    if first == "/":  # an absolute-path reference, not a network-path one
+        return None if ref[1:2] == "/" else base[:start] + ref
+    path = base[start:end]
+    if path[:1] == "/" and "/." not in path:
+        directory = path[: path.rfind("/") + 1]  # 5.2.3
+    elif path == "" and span(2)[0] >= 0:
+        directory = "/"  # 5.2.3: an authority and an empty path
+    else:
+        return None
+    if first != ".":
+        colon = ref.find(":")
+        if colon >= 0 and "/" not in (head := ref[:colon]) and "?" not in head and "#" not in head:
+            return None  # a scheme, or a colon in the first segment (§4.2)
+        return base[:start] + directory + ref
+    skip = 0
+    while ref.startswith("../", skip):  # 5.2.4 2A then 2C: up one segment, not above the root
+        skip += 3
+    if skip:
+        directory = path.rsplit("/", skip // 3 + 1)[0] + "/"
+    elif ref.startswith("./"):  # 5.2.4 2A then 2B
+        skip = 2
+    else:
+        return None
+    rest = ref[skip:]
+    if rest[:1] == "." or rest[:1] == "/":
+        return None
+    return base[:start] + directory + rest
