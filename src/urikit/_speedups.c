@@ -8,11 +8,16 @@
  *
  * Reference is the storage of the value type (_speedups_reference.h), the base of
  * urikit.uri.URI and IRI when the compiled core is used (urikit._store).
+ *
+ * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
+ * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
+ * invalid text.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
+#include "_speedups_locate.h"
 #include "_speedups_scan.h"
 
 /* What the module keeps: its type, and the names the type looks up. */
@@ -21,7 +26,16 @@ typedef struct {
     PyObject *str_iri;    /* "_iri": the class attribute that selects the grammar */
     PyObject *str_refuse; /* "_refuse": the classmethod that raises for invalid text */
     PyObject *str_string; /* "string": the text of a re.Match */
+    PyObject *str_rule;   /* "_rule": the class attribute naming the rule of an error */
+    PyObject *rules[2];   /* "URI-reference", "IRI-reference" */
+    PyObject *fields[4];  /* "reason", "text", "position", "rule": URIError's attributes */
+    PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
+    PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
+    PyObject *uri_error;  /* urikit.errors.URIError, imported on the first error */
 } uk_state;
+
+static int uk_locate_init(uk_state *st);
+static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 
 #include "_speedups_reference.h"
 
@@ -75,8 +89,24 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
+PyDoc_STRVAR(locate_doc,
+             "locate(text, iri, /)\n--\n\n"
+             "The urikit.URIError of urikit.diagnose.locate(text, grammar, rule) for the\n"
+             "URI-reference (or with iri=True the IRI-reference) rule: its position, rule\n"
+             "and reason; None when text is a reference (RFC 3986 §4.1, RFC 3987 §2.2).");
+
+static PyObject *locate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyBool_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "locate() takes a str and a bool");
+        return NULL;
+    }
+    return uk_locate_error(PyModule_GetState(module), args[0], args[1] == Py_True);
+}
+
 static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
+    {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -86,7 +116,8 @@ static int speedups_exec(PyObject *module)
     st->str_iri = PyUnicode_InternFromString("_iri");
     st->str_refuse = PyUnicode_InternFromString("_refuse");
     st->str_string = PyUnicode_InternFromString("string");
-    if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL) {
+    if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL ||
+        uk_locate_init(st) < 0) {
         return -1;
     }
     st->reference_type =
@@ -108,6 +139,7 @@ static int speedups_traverse(PyObject *module, visitproc visit, void *arg)
 {
     uk_state *st = PyModule_GetState(module);
     Py_VISIT(st->reference_type);
+    Py_VISIT(st->uri_error);
     return 0;
 }
 
@@ -118,6 +150,16 @@ static int speedups_clear(PyObject *module)
     Py_CLEAR(st->str_iri);
     Py_CLEAR(st->str_refuse);
     Py_CLEAR(st->str_string);
+    Py_CLEAR(st->str_rule);
+    for (int k = 0; k < 2; k++) {
+        Py_CLEAR(st->rules[k]);
+    }
+    for (int k = 0; k < 4; k++) {
+        Py_CLEAR(st->fields[k]);
+    }
+    Py_CLEAR(st->explanations);
+    Py_CLEAR(st->non_ascii_args);
+    Py_CLEAR(st->uri_error);
     return 0;
 }
 
@@ -139,7 +181,8 @@ static PyModuleDef_Slot speedups_slots[] = {
     {0, NULL},
 };
 
-PyDoc_STRVAR(speedups_doc, "The compiled core of urikit: scan(text, iri) and Reference.");
+PyDoc_STRVAR(speedups_doc,
+             "The compiled core of urikit: scan(text, iri), locate(text, iri) and Reference.");
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
