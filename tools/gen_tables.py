@@ -364,7 +364,7 @@ def render_locate() -> str:
     letters = loc.letters
     count = letters.count
     states = len(loc.table)
-    if states >= 0xFFFF or len(loc.explanations) > 0xFF or count > 0xFF:
+    if states >= 0xFFFF or len(loc.explanations) > 0xFF or count > 64:
         raise AssertionError("the locator outgrew its integer types")
     out = [
         "/* The automata that locate an error in a URI-reference or IRI-reference, for",
@@ -442,6 +442,15 @@ def render_locate() -> str:
     out += [
         "};",
         "#undef N",
+        "",
+        "/* The classes each state reads without leaving it, one bit per class: a walk",
+        " * skips a run of them with no load that waits on the state. */",
+        "static const uint64_t uk_loc_stay[UK_LOC_STATES] = {",
+    ]
+    stay = [sum(1 << k for k, t in enumerate(row) if t == s) for s, row in enumerate(loc.table)]
+    out += [f"    {', '.join(f'0x{m:X}u' for m in stay[i : i + 6])}," for i in range(0, len(stay), 6)]
+    out += [
+        "};",
         "",
         "/* The rule and the reason of each explanation, UTF-8. */",
         "typedef struct {",

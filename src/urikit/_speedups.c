@@ -31,7 +31,11 @@ typedef struct {
     PyObject *fields[4];  /* "reason", "text", "position", "rule": URIError's attributes */
     PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
     PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
+    PyObject *error_slots[4]; /* URIError's descriptors of the fields */
     PyObject *uri_error;  /* urikit.errors.URIError, imported on the first error */
+    PyTypeObject *refused_type; /* the last class refused (not a reference held) ... */
+    unsigned int refused_tag;   /* ... its tp_version_tag then ... */
+    int refused_ours;           /* ... and whether its _rule was the reference rule */
 } uk_state;
 
 static int uk_locate_init(uk_state *st);
@@ -140,6 +144,9 @@ static int speedups_traverse(PyObject *module, visitproc visit, void *arg)
     uk_state *st = PyModule_GetState(module);
     Py_VISIT(st->reference_type);
     Py_VISIT(st->uri_error);
+    for (int k = 0; k < 4; k++) {
+        Py_VISIT(st->error_slots[k]);
+    }
     return 0;
 }
 
@@ -159,6 +166,9 @@ static int speedups_clear(PyObject *module)
     }
     Py_CLEAR(st->explanations);
     Py_CLEAR(st->non_ascii_args);
+    for (int k = 0; k < 4; k++) {
+        Py_CLEAR(st->error_slots[k]);
+    }
     Py_CLEAR(st->uri_error);
     return 0;
 }

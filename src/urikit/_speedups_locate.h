@@ -100,28 +100,67 @@ static int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
     return 0;
 }
 
+/* The walk over code units of type T: the index where it stops (n at the end of the
+ * text) and the state there in *state.  A run of characters that keep the state is
+ * read without waiting on the state (uk_loc_stay). */
+#define UK_LOC_WALK(NAME, T)                                                             \
+    static ptrdiff_t NAME(const T *s, ptrdiff_t n, unsigned *state)                      \
+    {                                                                                    \
+        unsigned at = *state;                                                            \
+        ptrdiff_t i = 0;                                                                 \
+        while (i < n) {                                                                  \
+            uint64_t stay = uk_loc_stay[at];                                             \
+            unsigned k = uk_loc_class(s[i]);                                             \
+            while ((stay >> k) & 1u) {                                                   \
+                if (++i == n) {                                                          \
+                    *state = at;                                                         \
+                    return n;                                                            \
+                }                                                                        \
+                k = uk_loc_class(s[i]);                                                  \
+            }                                                                            \
+            unsigned next = uk_loc_next[at][k];                                          \
+            if (next == UK_LOC_NONE) {                                                   \
+                break;                                                                   \
+            }                                                                            \
+            at = next;                                                                   \
+            i++;                                                                         \
+        }                                                                                \
+        *state = at;                                                                     \
+        return i;                                                                        \
+    }
+
+UK_LOC_WALK(uk_loc_walk_ucs1, uint8_t)
+UK_LOC_WALK(uk_loc_walk_ucs2, uint16_t)
+UK_LOC_WALK(uk_loc_walk_ucs4, uint32_t)
+
 /* 1 and *out when the text is not a reference of the grammar (iri), 0 when it is. */
 static int uk_locate(const void *s, int width, ptrdiff_t n, int iri, uk_failure *out)
 {
     unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_possible(s, width, n)];
-    for (ptrdiff_t i = 0; i < n; i++) {
-        uint32_t c = uk_loc_unit(s, width, i);
-        unsigned k = uk_loc_class(c);
-        unsigned next = uk_loc_next[state][k];
-        if (next == UK_LOC_NONE) {
-            out->position = i;
-            out->explanation = uk_loc_states[state].explanation[uk_loc_kind[k]];
-            out->non_ascii = !iri && c > 0x7F;
-            return 1;
-        }
-        state = next;
+    ptrdiff_t i;
+    switch (width) {
+    case 1:
+        i = uk_loc_walk_ucs1((const uint8_t *)s, n, &state);
+        break;
+    case 2:
+        i = uk_loc_walk_ucs2((const uint16_t *)s, n, &state);
+        break;
+    default:
+        i = uk_loc_walk_ucs4((const uint32_t *)s, n, &state);
+        break;
     }
-    if (uk_loc_states[state].accepting) {
+    if (i == n && uk_loc_states[state].accepting) {
         return 0;
     }
-    out->position = n;
-    out->explanation = uk_loc_states[state].explanation[0];
+    out->position = i;
     out->non_ascii = 0;
+    if (i == n) {
+        out->explanation = uk_loc_states[state].explanation[0];
+        return 1;
+    }
+    uint32_t c = uk_loc_unit(s, width, i);
+    out->explanation = uk_loc_states[state].explanation[uk_loc_kind[uk_loc_class(c)]];
+    out->non_ascii = !iri && c > 0x7F;
     return 1;
 }
 

@@ -168,7 +168,8 @@ static int uk_locate_init(uk_state *st)
     return 0;
 }
 
-/* urikit.errors.URIError (a borrowed reference), imported on the first error. */
+/* urikit.errors.URIError (a borrowed reference), imported on the first error, and the
+ * descriptors of its four slots in st->error_slots (NULL for a field without one). */
 static PyObject *uk_error_type(uk_state *st)
 {
     if (st->uri_error == NULL) {
@@ -187,6 +188,15 @@ static PyObject *uk_error_type(uk_state *st)
             PyErr_SetString(PyExc_TypeError, "urikit.errors.URIError is not a ValueError");
             return NULL;
         }
+        for (int k = 0; k < 4; k++) {
+            PyObject *slot = PyObject_GetAttr(type, st->fields[k]);
+            if (slot != NULL && (!PyObject_TypeCheck(slot, &PyMemberDescr_Type) ||
+                                 Py_TYPE(slot)->tp_descr_set == NULL)) {
+                Py_CLEAR(slot);
+            }
+            PyErr_Clear();
+            st->error_slots[k] = slot;
+        }
         st->uri_error = type;
     }
     return st->uri_error;
@@ -202,7 +212,7 @@ static int uk_locate_text(PyObject *text, int iri, uk_failure *failure)
 
 /* A new URIError for the str text with what urikit.diagnose.locate says, made as its
  * __init__ would make it (args (reason,); reason, text, position and rule in its
- * __dict__) without running Python code; None when text is a reference. */
+ * slots) without running Python code; None when text is a reference. */
 static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
 {
 #if PY_VERSION_HEX < 0x030C0000
@@ -224,15 +234,15 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
     if (error == NULL) {
         return NULL;
     }
-    PyObject *dict = PyObject_GenericGetDict(error, NULL);
     PyObject *position = PyLong_FromSsize_t(failure.position);
     PyObject *values[4] = {PyTuple_GET_ITEM(args, 0), text, position,
                            PyTuple_GET_ITEM(entry, 0)};
-    int ok = dict != NULL && position != NULL;
+    int ok = position != NULL;
     for (int k = 0; ok && k < 4; k++) {
-        ok = PyDict_SetItem(dict, st->fields[k], values[k]) == 0;
+        PyObject *slot = st->error_slots[k];
+        ok = (slot != NULL ? Py_TYPE(slot)->tp_descr_set(slot, error, values[k])
+                           : PyObject_SetAttr(error, st->fields[k], values[k])) == 0;
     }
-    Py_XDECREF(dict);
     Py_XDECREF(position);
     if (!ok) {
         Py_DECREF(error);
@@ -246,16 +256,27 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
  * urikit.uri's _refuse would raise it, else by calling cls._refuse(text). */
 static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int iri)
 {
-    PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
-    if (rule == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            return NULL;
+    int ours;
+    /* The answer for the last class, while that class is unchanged: a version tag is
+     * never given to two states of types (CPython clears it on any change). */
+    if (cls == st->refused_type && cls->tp_version_tag != 0 &&
+        cls->tp_version_tag == st->refused_tag) {
+        ours = st->refused_ours;
+    } else {
+        PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
+        if (rule == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                return NULL;
+            }
+            PyErr_Clear();
         }
-        PyErr_Clear();
-    }
-    int ours = rule != NULL && PyUnicode_Check(rule) &&
+        ours = rule != NULL && PyUnicode_Check(rule) &&
                PyUnicode_Compare(rule, st->rules[iri != 0]) == 0;
-    Py_XDECREF(rule);
+        Py_XDECREF(rule);
+        st->refused_type = cls;
+        st->refused_tag = cls->tp_version_tag;
+        st->refused_ours = ours;
+    }
     if (ours) {
         PyObject *error = uk_locate_error(st, text, iri);
         if (error == NULL) {
