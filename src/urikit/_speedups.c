@@ -32,13 +32,14 @@ typedef struct {
     PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
     PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
     PyObject *error_slots[4]; /* URIError's descriptors of the fields */
+    PyObject *errors_name; /* "urikit.errors", beside this module in its package */
     PyObject *uri_error;  /* urikit.errors.URIError, imported on the first error */
     PyTypeObject *refused_type; /* the last class refused (not a reference held) ... */
     unsigned int refused_tag;   /* ... its tp_version_tag then ... */
     int refused_ours;           /* ... and whether its _rule was the reference rule */
 } uk_state;
 
-static int uk_locate_init(uk_state *st);
+static int uk_locate_init(uk_state *st, PyObject *module);
 static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 
 #include "_speedups_reference.h"
@@ -121,7 +122,7 @@ static int speedups_exec(PyObject *module)
     st->str_refuse = PyUnicode_InternFromString("_refuse");
     st->str_string = PyUnicode_InternFromString("string");
     if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL ||
-        uk_locate_init(st) < 0) {
+        uk_locate_init(st, module) < 0) {
         return -1;
     }
     st->reference_type =

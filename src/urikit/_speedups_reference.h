@@ -140,8 +140,27 @@ static int uk_scan_text(PyObject *text, int iri, ptrdiff_t spans[UK_SPANS])
 /* --- the error of an invalid text ------------------------------------------------------ */
 
 /* The names and the explanations the locator needs, made once per module. */
-static int uk_locate_init(uk_state *st)
+static int uk_locate_init(uk_state *st, PyObject *module)
 {
+    /* The errors module of the package this module was imported from (a copy of the
+     * package imported under another name has its own URIError). */
+    PyObject *name = PyModule_GetNameObject(module);
+    if (name == NULL) {
+        return -1;
+    }
+    Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), -1);
+    PyObject *package = dot >= 0 ? PyUnicode_Substring(name, 0, dot)
+                        : dot == -1 ? PyUnicode_FromString("urikit")
+                                    : NULL;
+    Py_DECREF(name);
+    if (package == NULL) {
+        return -1;
+    }
+    st->errors_name = PyUnicode_FromFormat("%U.errors", package);
+    Py_DECREF(package);
+    if (st->errors_name == NULL) {
+        return -1;
+    }
     static const char *const fields[4] = {"reason", "text", "position", "rule"};
     st->str_rule = PyUnicode_InternFromString("_rule");
     st->rules[0] = PyUnicode_InternFromString("URI-reference");
@@ -173,7 +192,7 @@ static int uk_locate_init(uk_state *st)
 static PyObject *uk_error_type(uk_state *st)
 {
     if (st->uri_error == NULL) {
-        PyObject *errors = PyImport_ImportModule("urikit.errors");
+        PyObject *errors = PyImport_Import(st->errors_name);
         if (errors == NULL) {
             return NULL;
         }
@@ -185,7 +204,7 @@ static PyObject *uk_error_type(uk_state *st)
         if (!PyType_Check(type) ||
             !PyType_IsSubtype((PyTypeObject *)type, (PyTypeObject *)PyExc_ValueError)) {
             Py_DECREF(type);
-            PyErr_SetString(PyExc_TypeError, "urikit.errors.URIError is not a ValueError");
+            PyErr_Format(PyExc_TypeError, "%U.URIError is not a ValueError", st->errors_name);
             return NULL;
         }
         for (int k = 0; k < 4; k++) {
