@@ -3,6 +3,8 @@ from typing import ClassVar, NoReturn
 
 from typing_extensions import Self
 
+from .errors import URIError
+
 def scan(text: str, iri: bool, /) -> tuple[int, ...] | None:
     """The spans of the groups 1-8 of ``Grammar.reference.fullmatch(text)``, or ``None``.
 
@@ -10,6 +12,10 @@ def scan(text: str, iri: bool, /) -> tuple[int, ...] | None:
     fragment, ``-1, -1`` for a group that does not participate.  With ``iri=True`` the
     grammar is RFC 3987 §2.2 without the bidi formatting characters (RFC 3987 §4.1).
     """
+
+def locate(text: str, iri: bool, /) -> URIError | None:
+    """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
+    ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""
 
 #: The longest text whose component ends are kept as int32 (longer texts take more room).
 NARROW_MAX: int

@@ -9,9 +9,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ._store import scan
+from ._store import compiled, scan
 from .diagnose import locate
 from .grammar import RULES, Grammar
+
+if compiled:
+    from ._speedups import locate as _compiled_locate
+else:
+    _compiled_locate = None
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
@@ -77,10 +82,19 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
+#: The rules the compiled locator answers for (the automata of diagnose.locate, in C).
+_LOCATED: Final = {"URI-reference": False, "IRI-reference": True}
+
+
 def check(text: str, rule: str = "URI-reference") -> None:
     """Raise :class:`~urikit.URIError`, saying where and why, unless ``text`` matches ``rule``."""
     if not isinstance(text, str):
         raise TypeError(f"check() takes a str, not {type(text).__name__}")
+    if _compiled_locate is not None and rule in _LOCATED:
+        error = _compiled_locate(text, _LOCATED[rule])
+        if error is not None:
+            raise error
+        return
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
         raise locate(text, grammar, rule)
