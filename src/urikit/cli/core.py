@@ -29,8 +29,12 @@ def describe(uri: URI, *, show_password: bool = False) -> dict[str, Any]:
     """
     shown = uri if show_password else URI(uri.redacted())
     record: dict[str, Any] = {name: getattr(shown, name) for name in COMPONENTS}
+    try:
+        port_number = uri.port_number
+    except URIError:  # a port above 65535: valid text, but no TCP or UDP port
+        port_number = None
     record.update(
-        port_number=uri.port_number,
+        port_number=port_number,
         host_type=uri.host_type,
         kind=uri.kind,
         is_absolute=uri.is_absolute,
