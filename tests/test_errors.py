@@ -293,3 +293,49 @@ def test_iri_rules_cite_rfc_3987() -> None:
         IRI("x y")
     assert info.value.rule == "isegment-nz-nc"
     assert "RFC 3987 §2.2" in info.value.reason
+
+
+# --- ports above 65535 (RFC 3986 §3.2.3 sets no bound; TCP and UDP ports do) -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "refused"),
+    [
+        ("http://h:70000/", "URI-reference", True),
+        ("https://u@h:0065536?q", "URI", True),
+        ("ws://h:" + "9" * 40, "absolute-URI", True),
+        ("http://例え:70000/", "IRI-reference", True),
+        ("http://h:65535/", "URI", False),
+        ("http://h:0000065535/", "URI", False),
+        ("foo://h:70000/", "URI", False),  # no registered default port: not a TCP/UDP service
+        ("//h:70000/", "relative-ref", False),  # no scheme to ask
+        ("//h:70000/", "URI-reference", False),
+    ],
+)
+def test_a_port_above_65535_for_a_scheme_with_a_default_port(
+    text: str, rule: str, refused: bool
+) -> None:
+    assert is_valid(text, rule)  # the grammar (§3.2.3) sets no bound
+    check(text, rule)
+    assert is_valid(text, rule, ports=True) is not refused
+    if refused:
+        with pytest.raises(URIError) as info:
+            check(text, rule, ports=True)
+        error = info.value
+        assert (error.rule, error.position) == ("port", text.rindex(":") + 1)
+        assert "65535" in error.reason and "TCP or UDP" in error.reason
+        assert "default port" in error.reason
+    else:
+        check(text, rule, ports=True)
+    assert not is_valid("http://h:7x/", rule, ports=True)
+
+
+def test_urikit_validate_flags_a_port_above_65535(capsys: pytest.CaptureFixture[str]) -> None:
+    from urikit.cli import main
+
+    assert main(["validate", "--rule", "uri", "http://h:70000/", "http://h:80/"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("error: http://h:70000/\t9\tport\tthe port 70000 is above 65535")
+    assert out[1] == "valid: http://h:80/"
+    assert main(["validate", "--any-port", "http://h:70000/"]) == 0
+    assert capsys.readouterr().out == "valid: http://h:70000/\n"
