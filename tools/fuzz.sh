@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the libFuzzer target tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups
-# under ASan and UBSan) and run it for a bounded time, seeded with bench/urls.txt.
+# Build the libFuzzer target tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups and
+# its error locator, under ASan and UBSan) and run it for a bounded time, seeded with bench/urls.txt.
 # Exits non-zero on a crash, an invariant failure, a sanitizer report, a timeout or OOM.
 #
 # Usage: tools/fuzz.sh [SECONDS]     (default 60)
