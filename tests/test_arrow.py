@@ -130,7 +130,7 @@ def test_port_numbers_above_65535_are_null_or_raise() -> None:
         "http://h:" + "9" * 25,
     ]
     assert ua.port_number(pa.array(rows)).to_pylist() == [65535, None, None, None]
-    with pytest.raises(URIError, match="row 1: .*above 65535"):
+    with pytest.raises(URIError, match=r"row 1: .*above 65535"):
         ua.port_number(pa.array(rows), errors="raise")
 
 

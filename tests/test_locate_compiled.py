@@ -162,7 +162,9 @@ def test_arbitrary_text(text: str) -> None:
     _both(text)
 
 
-@given(st.lists(st.sampled_from([*WIDE, "%", "[", ":", "@", "/", "//", "a", "?", "#"]), max_size=12))
+@given(
+    st.lists(st.sampled_from([*WIDE, "%", "[", ":", "@", "/", "//", "a", "?", "#"]), max_size=12)
+)
 def test_non_ascii_text(pieces: list[str]) -> None:
     _both("".join(pieces))
     _both("http://" + "".join(pieces))

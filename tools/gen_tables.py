@@ -313,7 +313,10 @@ class Locator:
         part = _numbered(first)
         while True:  # Moore: split blocks by the blocks their transitions reach
             refined = _numbered(
-                [(part[i], *(part[t] if t >= 0 else -1 for t in succ[i])) for i in range(len(nodes))]
+                [
+                    (part[i], *(part[t] if t >= 0 else -1 for t in succ[i]))
+                    for i in range(len(nodes))
+                ]
             )
             if max(refined) == max(part):
                 break
@@ -343,6 +346,11 @@ def _numbered(keys: Sequence[object]) -> list[int]:
     """Each key replaced by the number of its first appearance."""
     numbers: dict[object, int] = {}
     return [numbers.setdefault(key, len(numbers)) for key in keys]
+
+
+def _c_rows(values: Sequence[str], per_line: int) -> list[str]:
+    """``values`` as lines of an array initializer, ``per_line`` to a line."""
+    return [f"    {', '.join(values[i : i + per_line])}," for i in range(0, len(values), per_line)]
 
 
 def _c_string(text: str) -> str:
@@ -386,11 +394,10 @@ def render_locate() -> str:
         "static const uint8_t uk_loc_ascii[128] = {",
     ]
     ascii_ids = [letters.class_of(chr(c)) for c in range(0x80)]
-    out += [f"    {', '.join(map(str, ascii_ids[i : i + 16]))}," for i in range(0, 0x80, 16)]
-    wide = [(start, k) for start, k in zip(letters.starts, letters.ids, strict=True)]
+    out += _c_rows([str(k) for k in ascii_ids], 16)
     # The intervals above U+007F: each from its start to the next start.
-    wide = [(max(start, 0x80), k) for (start, k), nxt in zip(wide, [*letters.starts[1:], 0x110000])
-            if nxt > 0x80]  # fmt: skip
+    bounds = zip(letters.starts, [*letters.starts[1:], 0x110000], letters.ids, strict=True)
+    wide = [(max(start, 0x80), k) for start, end, k in bounds if end > 0x80]
     out += [
         "};",
         "",
@@ -399,9 +406,9 @@ def render_locate() -> str:
         f"#define UK_LOC_WIDE {len(wide)}",
         "static const uint32_t uk_loc_wide_start[UK_LOC_WIDE] = {",
     ]
-    out += [f"    {', '.join(f'0x{s:05X}' for s, _ in wide[i : i + 8])}," for i in range(0, len(wide), 8)]
+    out += _c_rows([f"0x{start:05X}" for start, _ in wide], 8)
     out += ["};", "static const uint8_t uk_loc_wide_class[UK_LOC_WIDE] = {"]
-    out += [f"    {', '.join(str(k) for _, k in wide[i : i + 16])}," for i in range(0, len(wide), 16)]
+    out += _c_rows([str(k) for _, k in wide], 16)
     out += [
         "};",
         "",
@@ -412,7 +419,7 @@ def render_locate() -> str:
         "};",
         "",
         "/* The start of each automaton: [iri][userinfo], userinfo 0 for the rule without the",
-        " * userinfo of an authority (an authority without \"@\", urikit.diagnose). */",
+        ' * userinfo of an authority (an authority without "@", urikit.diagnose). */',
         "static const uint16_t uk_loc_start[2][2] = {",
         f"    {{{loc.starts[0]}, {loc.starts[1]}}},",
         f"    {{{loc.starts[2]}, {loc.starts[3]}}},",
@@ -448,7 +455,7 @@ def render_locate() -> str:
         "static const uint64_t uk_loc_stay[UK_LOC_STATES] = {",
     ]
     stay = [sum(1 << k for k, t in enumerate(row) if t == s) for s, row in enumerate(loc.table)]
-    out += [f"    {', '.join(f'0x{m:X}u' for m in stay[i : i + 6])}," for i in range(0, len(stay), 6)]
+    out += _c_rows([f"0x{m:X}u" for m in stay], 6)
     out += [
         "};",
         "",

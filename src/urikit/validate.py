@@ -13,6 +13,7 @@ checks this unless ``--any-port`` is given.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 from ._store import compiled, scan
@@ -21,10 +22,9 @@ from .errors import URIError
 from .grammar import IRI_GRAMMAR, RULES, URI_GRAMMAR, Grammar
 from .schemes import DEFAULT_REGISTRY
 
+_compiled_locate: Callable[[str, bool], URIError | None] | None = None
 if compiled:
     from ._speedups import locate as _compiled_locate
-else:
-    _compiled_locate = None
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
