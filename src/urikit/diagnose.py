@@ -109,9 +109,10 @@ _NON_ASCII_REASON: Final = (
 _PCT_REASON: Final = '"%" must be followed by two hex digits (pct-encoded, RFC 3986 §2.1)'
 #: What a failing character can change in an explanation (:meth:`Automaton.kind`).
 KINDS: Final = ("other", "colon", "bidi")
-#: ``scheme ":"`` and then ``"//"``, or a leading ``"//"``: where an authority starts.
-_AUTHORITY_START: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//")
-_AUTHORITY_BODY: Final = re.compile(r"[^/?#]*")
+#: An authority up to its first "@" (group 1) or its end: after a leading "//" or a
+#: leading ``scheme ":" "//"`` (RFC 3986 §3.1, §3.2), or (``_AT``) from the start.
+_AUTHORITY_AT: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//[^/?#@]*(@)?")
+_AT: Final = re.compile(r"[^/?#@]*(@)?")
 
 _COLON_REASON: Final = (
     "a colon in the first segment of a relative-path reference reads as a scheme; "
@@ -478,7 +479,11 @@ class Automaton:
 
     def explain(self, row: Row, char: str | None) -> tuple[str, str]:
         """The rule and reason of a failure in ``row`` at ``char`` (``None``: end of input)."""
-        found = self.explain_kind(row, self.kind(char))
+        kind = 0 if char is None else self.kinds[self.letters.class_of(char)]
+        info = self._info[id(row)]
+        found = info.failures.get(kind)
+        if found is None:
+            found = info.failures[kind] = self._explain(info, kind)
         if char is not None and char > "\x7f" and not self.grammar.iri:
             return found[0], _NON_ASCII_REASON
         return found
@@ -553,11 +558,14 @@ _AUTOMATA: dict[tuple[str, str, bool], Automaton] = {}
 def automaton(grammar: Grammar, rule: str, *, userinfo: bool = True) -> Automaton:
     """The automaton of ``rule`` in ``grammar``, built on first use and kept; with
     ``userinfo=False``, of the rule without the userinfo of an authority."""
-    userinfo = userinfo or not _holds_authority(grammar.definitions, rule)
     key = (grammar.name, rule, userinfo)
     found = _AUTOMATA.get(key)
     if found is None:
-        found = _AUTOMATA[key] = Automaton(grammar, rule, userinfo=userinfo)
+        if userinfo or _holds_authority(grammar.definitions, rule):
+            found = Automaton(grammar, rule, userinfo=userinfo)
+        else:  # a rule without an authority has no userinfo to leave out
+            found = automaton(grammar, rule)
+        _AUTOMATA[key] = found
     return found
 
 
@@ -568,15 +576,8 @@ def userinfo_possible(text: str, rule: str) -> bool:
     it starts at 0 for (i)authority, else after a leading "//" or ``scheme ":" "//"``,
     and ends before the first "/", "?" or "#".  ``True`` when there is no authority.
     """
-    if rule.endswith("authority"):
-        start = 0
-    else:
-        found = _AUTHORITY_START.match(text)
-        if found is None:
-            return True
-        start = found.end()
-    body = _AUTHORITY_BODY.match(text, start)
-    return body is None or "@" in body.group()
+    found = (_AT if rule.endswith("authority") else _AUTHORITY_AT).match(text)
+    return found is None or found.group(1) is not None
 
 
 def locate(text: str, grammar: Grammar, rule: str) -> URIError:
