@@ -34,6 +34,8 @@ speedups = Extension(
     "urikit._speedups",
     sources=["src/urikit/_speedups.c"],
     depends=[
+        "src/urikit/_speedups_locate.h",
+        "src/urikit/_speedups_locate_tables.h",
         "src/urikit/_speedups_ops.h",
         "src/urikit/_speedups_ops_kind.h",
         "src/urikit/_speedups_ops_py.h",

@@ -6,7 +6,9 @@ fast regular expressions are checked against.  Besides "does the text match
 the rule", the NFA answers "is the text a prefix of some string that matches"
 (the set of live states is not empty; every state of the construction lies on
 a path to acceptance), which defines the error position of RFC 3986 input:
-the length of the longest viable prefix.
+the length of the longest viable prefix.  :func:`error_position` refines it as
+urikit documents (``urikit.diagnose``): when the text's authority holds no "@", no
+userinfo reading exists, and the prefix is the one viable without a userinfo.
 """
 
 from __future__ import annotations
@@ -79,8 +81,9 @@ def in_ranges(ranges: list[tuple[int, int]]) -> Pred:
     return pred
 
 
-def grammar(iri: bool = False) -> dict[str, Node]:
-    """The rules of RFC 3986 Appendix A (or RFC 3987 §2.2 when ``iri``), by name."""
+def grammar(iri: bool = False, userinfo: bool = True) -> dict[str, Node]:
+    """The rules of RFC 3986 Appendix A (or RFC 3987 §2.2 when ``iri``), by name; with
+    ``userinfo=False`` an authority is ``host [ ":" port ]``."""
     ucs = in_ranges(UCSCHAR_RANGES)
     priv = in_ranges(IPRIVATE_RANGES)
     unreserved_ascii = ALPHA + DIGIT + "-._~"
@@ -153,8 +156,9 @@ def grammar(iri: bool = False) -> dict[str, Node]:
     r["IP-literal"] = ip_literal = seq(chars("["), alt(ipv6, ipv6z, future), chars("]"))
     r["host"] = host = alt(ip_literal, ipv4, reg_name)
     r["port"] = port = rep(digit)
-    r["userinfo"] = userinfo = rep(alt(unreserved, pct, sub, colon))
-    r["authority"] = authority = seq(opt(seq(userinfo, chars("@"))), host, opt(seq(colon, port)))
+    r["userinfo"] = rep(alt(unreserved, pct, sub, colon))
+    at = opt(seq(r["userinfo"], chars("@"))) if userinfo else EMPTY
+    r["authority"] = authority = seq(at, host, opt(seq(colon, port)))
     scheme = seq(chars(ALPHA), rep(chars(ALPHA + DIGIT + "+-.")))
     r["scheme"] = scheme
     net = seq(lit("//"), authority, abempty)
@@ -261,8 +265,38 @@ class NFA:
 
 
 @cache
-def nfa(rule: str, iri: bool = False) -> NFA:
-    return NFA(grammar(iri)[rule])
+def nfa(rule: str, iri: bool = False, userinfo: bool = True) -> NFA:
+    return NFA(grammar(iri, userinfo)[rule])
+
+
+def authority_without_at(text: str, rule: str) -> bool:
+    """Does ``text`` have an authority, as ``rule`` would place it, without "@"?
+
+    The authority is the whole text for (i)authority, else what follows a leading
+    "//" or a leading scheme ":" "//"; it ends at the first "/", "?" or "#".
+    """
+    if rule in ("authority", "iauthority"):
+        rest = text
+    elif text[:2] == "//":
+        rest = text[2:]
+    else:
+        colon = text.find(":")
+        name = text[:colon]
+        is_scheme = colon > 0 and name[0] in ALPHA and all(c in ALPHA + DIGIT + "+-." for c in name)
+        if not is_scheme or text[colon + 1 : colon + 3] != "//":
+            return False
+        rest = text[colon + 3 :]
+    for c in rest:
+        if c in "/?#":
+            return True
+        if c == "@":
+            return False
+    return True
+
+
+def error_position(text: str, rule: str = "URI-reference", iri: bool = False) -> tuple[int, bool]:
+    """(where ``text`` fails ``rule`` as urikit reports it, whether it all matches)."""
+    return nfa(rule, iri, not authority_without_at(text, rule)).run(text)
 
 
 def matches(text: str, rule: str = "URI-reference", iri: bool = False) -> bool:

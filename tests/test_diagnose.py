@@ -8,6 +8,7 @@ reasons are checked against what the grammar allows.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -124,6 +125,7 @@ def test_what_the_reason_expects_does_continue(text: str) -> None:
         ("http://a b", "host", ["unreserved", '"/"', '"?"', '"#"', "§3.2.2"]),
         ("http://[::1/x", "IPv6address", ["HEXDIG", '"]"', '"%25"']),
         ("http://u@h:80a/", "port", ["DIGIT", '"/"']),
+        ("http://example.com:80a/", "port", ["DIGIT", '"/"', "§3.2.3"]),
         ("http://h/%4g", "segment", ["two hex digits", "§2.1"]),
         ("1a:b", "segment-nz-nc", ['"./"', "§4.2"]),
     ],
@@ -166,11 +168,17 @@ def test_bidi_position_is_the_character(char: str, iri: str, at: int) -> None:
 
 
 def test_the_automaton_is_built_on_first_failure_not_at_import() -> None:
+    """On the pure path; the compiled core locates errors without it."""
     code = (
         "import urikit, urikit.diagnose as d\n"
         "urikit.URI('http://a/b')\n"
         "assert not d._AUTOMATA and d.alphabet.cache_info().currsize == 0\n"
         "try:\n    urikit.URI('a b')\nexcept urikit.URIError:\n    pass\n"
-        "assert list(d._AUTOMATA) == [('RFC 3986', 'URI-reference')]\n"
+        "first = [] if urikit.compiled else [('RFC 3986', 'URI-reference', True)]\n"
+        "assert list(d._AUTOMATA) == first\n"
+        "try:\n    urikit.URI('http://h:8x')\nexcept urikit.URIError:\n    pass\n"
+        "assert len(d._AUTOMATA) == (0 if urikit.compiled else 2)\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    for switched_off in ("", "1"):
+        env = {**os.environ, "URIKIT_NO_EXTENSIONS": switched_off}
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)

@@ -1,7 +1,8 @@
 """URIError: where and why (RFC 3986 Appendix A), checked against an independent oracle.
 
 The error position is the length of the longest viable prefix: ``text[:position]``
-begins some valid reference and ``text[:position + 1]`` begins none.  The
+begins some valid reference and ``text[:position + 1]`` begins none; when the text's
+authority holds no "@", of the references without a userinfo (``urikit.diagnose``).  The
 oracle (``abnf_oracle``) transcribes Appendix A rule by rule and runs it as an
 NFA, so it decides both questions without sharing code with ``urikit``.
 """
@@ -41,9 +42,15 @@ POSITIONS = [
     ("http://[fe80::1%eth0]", 16, "IPv6addrz"),
     ("http://[fe80::1%25]", 18, "ZoneID"),
     ("http://[1.2.3.4]", 9, None),
-    ("http://h:80a/", 12, "userinfo"),  # "h:80a" may still be a userinfo
-    ("http://h:80a", 12, "userinfo"),
+    ("http://h:80a/", 11, "port"),  # no "@" in the authority: no userinfo reading
+    ("http://h:80a", 11, "port"),
+    ("http://example.com:80a/", 21, "port"),  # issue 16: a bad port, at the "a"
+    ("http://h:80a@x:y/", 15, "port"),  # an "@" follows: "h:80a" is a userinfo
+    ("http://h:8 @x/", 10, None),
     ("http://u@h:80a/", 13, "port"),
+    ("//h:8x", 5, "port"),
+    ("a:b//h:8x[", 9, None),  # a path, not an authority
+    ("http://h:8x?@", 10, "port"),  # the "@" is in the query
     ("http://h/%", 10, None),
     ("http://h/%4", 11, None),
     ("http://h/%4g", 11, None),
@@ -51,7 +58,7 @@ POSITIONS = [
     ("http://h/a b", 10, None),
     ("http://h/?q#f#", 13, "fragment"),
     ("//a@b@c", 5, None),
-    ("//a:b/", 5, None),  # "a:b" is neither host:port nor (without "@") a userinfo
+    ("//a:b/", 4, "port"),  # "a:b" is neither host:port nor (without "@") a userinfo
     ("//a:1@b:c", 8, "port"),
     ("http://[", 8, None),
     ("%", 1, None),
@@ -70,7 +77,7 @@ def test_error_positions(text: str, position: int, rule: str | None) -> None:
         URI(text)
     error = info.value
     assert error.position == position
-    assert error.position == oracle.viable_prefix(text)
+    assert error.position == oracle.error_position(text)[0]
     assert error.text == text
     if rule is not None:
         assert error.rule == rule
@@ -193,7 +200,7 @@ def test_oracle_agrees_with_rfc_examples() -> None:
 
 def _assert_position(text: str, rule: str = "URI-reference", iri: bool = False) -> None:
     """``text`` is valid exactly when the oracle says so, else the position is the oracle's."""
-    length, whole = oracle.nfa(rule, iri).run(text)
+    length, whole = oracle.error_position(text, rule, iri)
     if rule == "URI-reference":
         try:
             URI(text)
@@ -263,7 +270,7 @@ IRI_RULES = ["IRI-reference", "IRI", "irelative-ref", "ihost", "ipath", "iquery"
     ).map("".join),
 )
 def test_iri_rules_agree_with_the_oracle(rule: str, text: str) -> None:
-    length, whole = oracle.nfa(rule, True).run(text)
+    length, whole = oracle.error_position(text, rule, True)
     assert is_valid(text, rule) == whole, (text, rule)
     if not whole:
         with pytest.raises(URIError) as info:
@@ -286,3 +293,49 @@ def test_iri_rules_cite_rfc_3987() -> None:
         IRI("x y")
     assert info.value.rule == "isegment-nz-nc"
     assert "RFC 3987 §2.2" in info.value.reason
+
+
+# --- ports above 65535 (RFC 3986 §3.2.3 sets no bound; TCP and UDP ports do) -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "refused"),
+    [
+        ("http://h:70000/", "URI-reference", True),
+        ("https://u@h:0065536?q", "URI", True),
+        ("ws://h:" + "9" * 40, "absolute-URI", True),
+        ("http://例え:70000/", "IRI-reference", True),
+        ("http://h:65535/", "URI", False),
+        ("http://h:0000065535/", "URI", False),
+        ("foo://h:70000/", "URI", False),  # no registered default port: not a TCP/UDP service
+        ("//h:70000/", "relative-ref", False),  # no scheme to ask
+        ("//h:70000/", "URI-reference", False),
+    ],
+)
+def test_a_port_above_65535_for_a_scheme_with_a_default_port(
+    text: str, rule: str, refused: bool
+) -> None:
+    assert is_valid(text, rule)  # the grammar (§3.2.3) sets no bound
+    check(text, rule)
+    assert is_valid(text, rule, ports=True) is not refused
+    if refused:
+        with pytest.raises(URIError) as info:
+            check(text, rule, ports=True)
+        error = info.value
+        assert (error.rule, error.position) == ("port", text.rindex(":") + 1)
+        assert "65535" in error.reason and "TCP or UDP" in error.reason
+        assert "default port" in error.reason
+    else:
+        check(text, rule, ports=True)
+    assert not is_valid("http://h:7x/", rule, ports=True)
+
+
+def test_urikit_validate_flags_a_port_above_65535(capsys: pytest.CaptureFixture[str]) -> None:
+    from urikit.cli import main
+
+    assert main(["validate", "--rule", "uri", "http://h:70000/", "http://h:80/"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("error: http://h:70000/\t9\tport\tthe port 70000 is above 65535")
+    assert out[1] == "valid: http://h:80/"
+    assert main(["validate", "--any-port", "http://h:70000/"]) == 0
+    assert capsys.readouterr().out == "valid: http://h:70000/\n"

@@ -190,7 +190,16 @@ def test_section_3_2_3_port() -> None:
     assert URI("http://h/").port is None
     assert URI("http://h:080/").port == "080"
     assert URI("http://h:080/").port_number == 80
-    assert URI("http://h:99999999999/").port_number == 99999999999
+    assert URI("http://h:65535/").port_number == 65535
+    assert URI("http://h:00000065535/").port_number == 65535
+    # §3.2.3 sets no bound: the text is valid and round-trips, but it is no TCP/UDP port
+    big = URI("http://h:99999999999/")
+    assert str(big) == "http://h:99999999999/" and big.port == "99999999999"
+    for text in ("http://h:65536/", "http://h:99999999999/", "//u@h:0065536?q"):
+        with pytest.raises(URIError) as info:
+            _ = URI(text).port_number
+        assert info.value.rule == "port" and info.value.position == text.rindex(":") + 1
+        assert "65535" in info.value.reason and "TCP or UDP" in info.value.reason
     with pytest.raises(URIError):
         URI("http://h:8a/")
 

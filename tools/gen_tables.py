@@ -13,7 +13,19 @@ holds:
 The URI grammar has no non-ASCII members, and the IRI grammar differs from it only in
 those ranges; both facts are checked here, so the C code can rely on them.
 
-Run ``python tools/gen_tables.py`` to rewrite the header, ``--check`` to compare only.
+It also generates src/urikit/_speedups_locate_tables.h, the automata that locate an error
+(``_speedups_locate.h``): the complete DFAs of ``urikit.diagnose.Automaton`` for
+URI-reference and IRI-reference, each with and without the userinfo of an authority
+(the four automata ``diagnose.locate`` walks), built state by state from the reference
+code and minimized together (Moore's partition refinement) from a first partition by
+what a state says: whether it accepts, and its explanation (rule, reason) for each
+kind of failing character (``diagnose.KINDS``).  Two states are merged only when no
+input tells them apart by acceptance, by position or by explanation, so the C walk
+gives the answers of the Python one.  The header holds the alphabet's classes (an
+ASCII table and the intervals above U+007F), the transitions (uint16 per class), each
+state's acceptance and explanations, and the explanations' texts.
+
+Run ``python tools/gen_tables.py`` to rewrite both headers, ``--check`` to compare only.
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ Ranges = list[tuple[int, int]]
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ROOT / "src" / "urikit" / "_speedups_tables.h"
+LOCATE_HEADER = ROOT / "src" / "urikit" / "_speedups_locate_tables.h"
 
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
@@ -253,20 +266,237 @@ def render() -> str:
     return "\n".join(out)
 
 
+# --- the automata of the locator -------------------------------------------------------
+
+#: The automata of _speedups_locate_tables.h, in the order of uk_loc_start[iri][userinfo].
+LOCATORS = (
+    (g.URI_GRAMMAR, "URI-reference", False),
+    (g.URI_GRAMMAR, "URI-reference", True),
+    (g.IRI_GRAMMAR, "IRI-reference", False),
+    (g.IRI_GRAMMAR, "IRI-reference", True),
+)
+
+
+class Locator:
+    """The four automata of :data:`LOCATORS` as one minimized table.
+
+    ``starts[i]`` is the start of automaton ``i``; ``table[s]`` the targets of state
+    ``s`` by class (``None``: no transition); ``accepting[s]`` and ``explained[s]``, the
+    index in ``explanations`` of its (rule, reason) for each kind of ``diagnose.KINDS``.
+    """
+
+    def __init__(self) -> None:
+        from urikit import diagnose
+
+        machines = [diagnose.automaton(gr, rule, userinfo=u) for gr, rule, u in LOCATORS]
+        self.letters = diagnose.alphabet()
+        count = self.letters.count
+        nodes: list[tuple[int, diagnose.Row]] = []
+        number: dict[int, int] = {}
+        for a, machine in enumerate(machines):
+            for row in machine.rows():
+                number[id(row)] = len(nodes)
+                nodes.append((a, row))
+        succ = [[number[id(row[chr(k)])] if chr(k) in row else -1 for k in range(count)]
+                for _, row in nodes]  # fmt: skip
+        self.explanations: list[tuple[str, str]] = []
+        seen: dict[tuple[str, str], int] = {}
+
+        def says(a: int, row: diagnose.Row) -> tuple[object, ...]:
+            machine = machines[a]
+            kinds = range(len(diagnose.KINDS)) if machine.grammar.iri else (0, 1, 0)
+            found = [machine.explain_kind(row, kind) for kind in kinds]
+            return (machine.accepting(row), *(seen.setdefault(e, len(seen)) for e in found))
+
+        first = [says(a, row) for a, row in nodes]
+        self.explanations = list(seen)
+        part = _numbered(first)
+        while True:  # Moore: split blocks by the blocks their transitions reach
+            refined = _numbered(
+                [
+                    (part[i], *(part[t] if t >= 0 else -1 for t in succ[i]))
+                    for i in range(len(nodes))
+                ]
+            )
+            if max(refined) == max(part):
+                break
+            part = refined
+        # Number the blocks breadth-first from the starts, classes in order.
+        heads = [number[id(m.start)] for m in machines]
+        block_of: dict[int, int] = {}
+        member: list[int] = []
+        for head in heads:
+            if part[head] not in block_of:
+                block_of[part[head]] = len(member)
+                member.append(head)
+        for i in member:  # the list grows while it is walked
+            for t in succ[i]:
+                if t >= 0 and part[t] not in block_of:
+                    block_of[part[t]] = len(member)
+                    member.append(t)
+        self.starts = [block_of[part[h]] for h in heads]
+        self.table = [[block_of[part[t]] if t >= 0 else None for t in succ[i]] for i in member]
+        self.accepting = [bool(first[i][0]) for i in member]
+        self.explained = [list(first[i][1:]) for i in member]
+        self.kinds = machines[2].kinds
+        self.non_ascii_reason = diagnose._NON_ASCII_REASON
+
+
+def _numbered(keys: Sequence[object]) -> list[int]:
+    """Each key replaced by the number of its first appearance."""
+    numbers: dict[object, int] = {}
+    return [numbers.setdefault(key, len(numbers)) for key in keys]
+
+
+def _c_rows(values: Sequence[str], per_line: int) -> list[str]:
+    """``values`` as lines of an array initializer, ``per_line`` to a line."""
+    return [f"    {', '.join(values[i : i + per_line])}," for i in range(0, len(values), per_line)]
+
+
+def _c_string(text: str) -> str:
+    """``text`` as a C string literal of its UTF-8 octets."""
+    out = []
+    for byte in text.encode("utf-8"):
+        if byte in (0x22, 0x5C):
+            out.append("\\" + chr(byte))
+        elif 0x20 <= byte < 0x7F:
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def render_locate() -> str:
+    """The text of _speedups_locate_tables.h."""
+    loc = Locator()
+    letters = loc.letters
+    count = letters.count
+    states = len(loc.table)
+    if states >= 0xFFFF or len(loc.explanations) > 0xFF or count > 64:
+        raise AssertionError("the locator outgrew its integer types")
+    out = [
+        "/* The automata that locate an error in a URI-reference or IRI-reference, for",
+        " * _speedups_locate.h.  Generated by tools/gen_tables.py from urikit.diagnose (the",
+        " * complete DFAs of diagnose.Automaton, minimized without merging states that",
+        " * differ in any explanation); tests/test_locate_compiled.py fails when this file",
+        " * and the reference code disagree. */",
+        "#ifndef URIKIT_SPEEDUPS_LOCATE_TABLES_H",
+        "#define URIKIT_SPEEDUPS_LOCATE_TABLES_H",
+        "",
+        "#include <stdint.h>",
+        "",
+        f"#define UK_LOC_CLASSES {count}",
+        f"#define UK_LOC_STATES {states}",
+        f"#define UK_LOC_EXPLANATIONS {len(loc.explanations)}",
+        "#define UK_LOC_NONE 0xFFFFu /* no transition */",
+        "",
+        "/* The class of each code point U+0000-U+007F (diagnose.Alphabet). */",
+        "static const uint8_t uk_loc_ascii[128] = {",
+    ]
+    ascii_ids = [letters.class_of(chr(c)) for c in range(0x80)]
+    out += _c_rows([str(k) for k in ascii_ids], 16)
+    # The intervals above U+007F: each from its start to the next start.
+    bounds = zip(letters.starts, [*letters.starts[1:], 0x110000], letters.ids, strict=True)
+    wide = [(max(start, 0x80), k) for start, end, k in bounds if end > 0x80]
+    out += [
+        "};",
+        "",
+        "/* The classes above U+007F: code points from uk_loc_wide_start[i] up to the next",
+        " * start are of the class uk_loc_wide_class[i]. */",
+        f"#define UK_LOC_WIDE {len(wide)}",
+        "static const uint32_t uk_loc_wide_start[UK_LOC_WIDE] = {",
+    ]
+    out += _c_rows([f"0x{start:05X}" for start, _ in wide], 8)
+    out += ["};", "static const uint8_t uk_loc_wide_class[UK_LOC_WIDE] = {"]
+    out += _c_rows([str(k) for _, k in wide], 16)
+    out += [
+        "};",
+        "",
+        "/* What a class can change in an explanation (diagnose.KINDS): 0 any character,",
+        " * 1 a colon, 2 a bidi formatting character (RFC 3987 §4.1). */",
+        "static const uint8_t uk_loc_kind[UK_LOC_CLASSES] = {",
+        f"    {', '.join(map(str, loc.kinds))},",
+        "};",
+        "",
+        "/* The start of each automaton: [iri][userinfo], userinfo 0 for the rule without the",
+        ' * userinfo of an authority (an authority without "@", urikit.diagnose). */',
+        "static const uint16_t uk_loc_start[2][2] = {",
+        f"    {{{loc.starts[0]}, {loc.starts[1]}}},",
+        f"    {{{loc.starts[2]}, {loc.starts[3]}}},",
+        "};",
+        "",
+        "/* Whether the input is complete in a state, and its explanation (an index of",
+        " * uk_loc_explanations) of a failure there by kind of character. */",
+        "typedef struct {",
+        "    uint8_t accepting;",
+        "    uint8_t explanation[3];",
+        "} uk_loc_state;",
+        "",
+        "static const uk_loc_state uk_loc_states[UK_LOC_STATES] = {",
+    ]
+    for accepting, explained in zip(loc.accepting, loc.explained, strict=True):
+        out.append(f"    {{{int(accepting)}, {{{', '.join(map(str, explained))}}}}},")
+    out += [
+        "};",
+        "",
+        "/* The target of each state by class; N: none. */",
+        "#define N UK_LOC_NONE",
+        "static const uint16_t uk_loc_next[UK_LOC_STATES][UK_LOC_CLASSES] = {",
+    ]
+    for s, row in enumerate(loc.table):
+        cells = ",".join("N" if t is None else str(t) for t in row)
+        out.append(f"    /* {s} */ {{{cells}}},")
+    out += [
+        "};",
+        "#undef N",
+        "",
+        "/* The classes each state reads without leaving it, one bit per class: a walk",
+        " * skips a run of them with no load that waits on the state. */",
+        "static const uint64_t uk_loc_stay[UK_LOC_STATES] = {",
+    ]
+    stay = [sum(1 << k for k, t in enumerate(row) if t == s) for s, row in enumerate(loc.table)]
+    out += _c_rows([f"0x{m:X}u" for m in stay], 6)
+    out += [
+        "};",
+        "",
+        "/* The rule and the reason of each explanation, UTF-8. */",
+        "typedef struct {",
+        "    const char *rule;",
+        "    const char *reason;",
+        "} uk_loc_explanation;",
+        "",
+        "static const uk_loc_explanation uk_loc_explanations[UK_LOC_EXPLANATIONS] = {",
+    ]
+    for rule, reason in loc.explanations:
+        out.append(f"    {{{_c_string(rule)},")
+        out.append(f"     {_c_string(reason)}}},")
+    out += [
+        "};",
+        "",
+        "/* The reason of a character above U+007F in a URI (RFC 3986 §2). */",
+        f"static const char uk_loc_non_ascii_reason[] = {_c_string(loc.non_ascii_reason)};",
+        "",
+        "#endif /* URIKIT_SPEEDUPS_LOCATE_TABLES_H */",
+        "",
+    ]
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a change")
     args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = HEADER.read_text(encoding="utf-8") if HEADER.exists() else ""
-        if current != text:
-            print(f"{HEADER} is out of date; run python tools/gen_tables.py", file=sys.stderr)
-            return 1
-        return 0
-    HEADER.write_text(text, encoding="utf-8")
-    print(f"wrote {HEADER}")
-    return 0
+    stale = 0
+    for header, text in ((HEADER, render()), (LOCATE_HEADER, render_locate())):
+        if args.check:
+            current = header.read_text(encoding="utf-8") if header.exists() else ""
+            if current != text:
+                print(f"{header} is out of date; run python tools/gen_tables.py", file=sys.stderr)
+                stale = 1
+        else:
+            header.write_text(text, encoding="utf-8")
+            print(f"wrote {header}")
+    return stale
 
 
 if __name__ == "__main__":

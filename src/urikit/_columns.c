@@ -399,7 +399,8 @@ static int8_t host_code(const uint8_t *s, Py_ssize_t n)
     return uk_ipv4_ucs1(s, 0, n) ? UK_HOST_IPV4 : UK_HOST_REG_NAME;
 }
 
-/* port = *DIGIT (RFC 3986 §3.2.3) as a number: 1, or 0 when it does not fit int64. */
+/* port = *DIGIT (RFC 3986 §3.2.3) as a number: 1, or 0 when it is above 65535, the
+ * largest TCP or UDP port, which URI.port_number refuses. */
 static int port_value(const uint8_t *s, Py_ssize_t n, int64_t *value)
 {
     Py_ssize_t i = 0;
@@ -408,11 +409,10 @@ static int port_value(const uint8_t *s, Py_ssize_t n, int64_t *value)
     }
     int64_t v = 0;
     for (; i < n; i++) {
-        int digit = s[i] - '0';
-        if (v > (INT64_MAX - digit) / 10) {
+        v = v * 10 + (s[i] - '0');
+        if (v > 65535) {
             return 0;
         }
-        v = v * 10 + digit;
     }
     *value = v;
     return 1;
@@ -427,7 +427,7 @@ PyDoc_STRVAR(split_doc,
              "outputs[k] is None unless bit k of mask is set: for k < 8 (bitmap, views)\n"
              "of component k; for 8 (bitmap, int8 codes) of the host type; for 9 (bitmap,\n"
              "int64 values, overflows) of the port number, overflows the rows whose port\n"
-             "does not fit int64.  Views of components point into data buffer 0 from\n"
+             "is above 65535.  Views of components point into data buffer 0 from\n"
              "octet base on (kinds 0 and 1) or into the input's own data buffers.");
 
 static PyObject *split(PyObject *module, PyObject *args)

@@ -12,11 +12,16 @@
  * resolve, normalize, remove_dot_segments, percent_decode and percent_encode are the RFC
  * operations over the scanner's spans (_speedups_ops.h, _speedups_ops_py.h), which
  * urikit._fast and urikit.percent use where they give the readable path's answers.
+ *
+ * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
+ * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
+ * invalid text.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
+#include "_speedups_locate.h"
 #include "_speedups_ops.h"
 #include "_speedups_scan.h"
 
@@ -28,7 +33,21 @@ typedef struct {
     PyObject *str_string; /* "string": the text of a re.Match */
     PyObject *str_scheme; /* "scheme" and "syntax": the levels of normalize_in */
     PyObject *str_syntax;
+    PyObject *str_rule;   /* "_rule": the class attribute naming the rule of an error */
+    PyObject *rules[2];   /* "URI-reference", "IRI-reference" */
+    PyObject *fields[4];  /* "reason", "text", "position", "rule": URIError's attributes */
+    PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
+    PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
+    PyObject *error_slots[4]; /* URIError's descriptors of the fields */
+    PyObject *errors_name; /* "urikit.errors", beside this module in its package */
+    PyObject *uri_error;  /* urikit.errors.URIError, imported on the first error */
+    PyTypeObject *refused_type; /* the last class refused (not a reference held) ... */
+    unsigned int refused_tag;   /* ... its tp_version_tag then ... */
+    int refused_ours;           /* ... and whether its _rule was the reference rule */
 } uk_state;
+
+static int uk_locate_init(uk_state *st, PyObject *module);
+static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 
 #include "_speedups_reference.h"
 #include "_speedups_ops_py.h"
@@ -83,9 +102,25 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
+PyDoc_STRVAR(locate_doc,
+             "locate(text, iri, /)\n--\n\n"
+             "The urikit.URIError of urikit.diagnose.locate(text, grammar, rule) for the\n"
+             "URI-reference (or with iri=True the IRI-reference) rule: its position, rule\n"
+             "and reason; None when text is a reference (RFC 3986 §4.1, RFC 3987 §2.2).");
+
+static PyObject *locate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyBool_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "locate() takes a str and a bool");
+        return NULL;
+    }
+    return uk_locate_error(PyModule_GetState(module), args[0], args[1] == Py_True);
+}
+
 static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
     UK_OPS_METHODS,
+    {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -98,7 +133,7 @@ static int speedups_exec(PyObject *module)
     st->str_scheme = PyUnicode_InternFromString("scheme");
     st->str_syntax = PyUnicode_InternFromString("syntax");
     if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL ||
-        st->str_scheme == NULL || st->str_syntax == NULL) {
+        st->str_scheme == NULL || st->str_syntax == NULL || uk_locate_init(st, module) < 0) {
         return -1;
     }
     st->reference_type =
@@ -120,6 +155,10 @@ static int speedups_traverse(PyObject *module, visitproc visit, void *arg)
 {
     uk_state *st = PyModule_GetState(module);
     Py_VISIT(st->reference_type);
+    Py_VISIT(st->uri_error);
+    for (int k = 0; k < 4; k++) {
+        Py_VISIT(st->error_slots[k]);
+    }
     return 0;
 }
 
@@ -132,6 +171,19 @@ static int speedups_clear(PyObject *module)
     Py_CLEAR(st->str_string);
     Py_CLEAR(st->str_scheme);
     Py_CLEAR(st->str_syntax);
+    Py_CLEAR(st->str_rule);
+    for (int k = 0; k < 2; k++) {
+        Py_CLEAR(st->rules[k]);
+    }
+    for (int k = 0; k < 4; k++) {
+        Py_CLEAR(st->fields[k]);
+    }
+    Py_CLEAR(st->explanations);
+    Py_CLEAR(st->non_ascii_args);
+    for (int k = 0; k < 4; k++) {
+        Py_CLEAR(st->error_slots[k]);
+    }
+    Py_CLEAR(st->uri_error);
     return 0;
 }
 
@@ -153,8 +205,10 @@ static PyModuleDef_Slot speedups_slots[] = {
     {0, NULL},
 };
 
-PyDoc_STRVAR(speedups_doc, "The compiled core of urikit: scan(text, iri), Reference, and the RFC operations\n"
-             "resolve, normalize, remove_dot_segments, percent_decode and percent_encode.");
+PyDoc_STRVAR(speedups_doc,
+             "The compiled core of urikit: scan(text, iri), locate(text, iri), Reference, and the\n"
+             "RFC operations resolve, normalize, remove_dot_segments, percent_decode and\n"
+             "percent_encode.");
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,

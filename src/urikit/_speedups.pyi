@@ -4,6 +4,8 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 
 from typing_extensions import Self
 
+from .errors import URIError
+
 def scan(text: str, iri: bool, /) -> tuple[int, ...] | None:
     """The spans of the groups 1-8 of ``Grammar.reference.fullmatch(text)``, or ``None``.
 
@@ -48,6 +50,10 @@ def percent_encode(text: str, keep: bytes, encoded: bool, /) -> str | None:
     """``text`` with every character outside ``keep`` (128 octets, nonzero for the ASCII
     characters kept) as triplets of its UTF-8 octets (RFC 3986 §2.1); with ``encoded``,
     triplets are kept (hex in upper case).  ``None`` for a lone surrogate."""
+
+def locate(text: str, iri: bool, /) -> URIError | None:
+    """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
+    ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""
 
 #: The longest text whose component ends are kept as int32 (longer texts take more room).
 NARROW_MAX: int

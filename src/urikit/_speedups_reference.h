@@ -15,8 +15,11 @@
  * The interface (the same as urikit._store.PureStore over a re.Match):
  *
  *     Reference(text)          text a str, or a Reference (its text); one scan in
- *                              the grammar cls._iri selects; cls._refuse(text) raises
- *                              when text is not a reference
+ *                              the grammar cls._iri selects; when text is not a
+ *                              reference, the error of urikit.diagnose.locate is
+ *                              raised from C (uk_refuse) if cls._rule names the
+ *                              reference rule of that grammar, else cls._refuse(text)
+ *                              raises
  *     cls._parse(text)         the same, for an exact str
  *     cls._scan(text)          the same, or None instead of cls._refuse(text)
  *     cls._from_match(m)       from a full match of the grammar's pattern: m.string
@@ -134,6 +137,186 @@ static int uk_scan_text(PyObject *text, int iri, ptrdiff_t spans[UK_SPANS])
     }
 }
 
+/* --- the error of an invalid text ------------------------------------------------------ */
+
+/* The names and the explanations the locator needs, made once per module. */
+static int uk_locate_init(uk_state *st, PyObject *module)
+{
+    /* The errors module of the package this module was imported from (a copy of the
+     * package imported under another name has its own URIError). */
+    PyObject *name = PyModule_GetNameObject(module);
+    if (name == NULL) {
+        return -1;
+    }
+    Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), -1);
+    PyObject *package = dot >= 0 ? PyUnicode_Substring(name, 0, dot)
+                        : dot == -1 ? PyUnicode_FromString("urikit")
+                                    : NULL;
+    Py_DECREF(name);
+    if (package == NULL) {
+        return -1;
+    }
+    st->errors_name = PyUnicode_FromFormat("%U.errors", package);
+    Py_DECREF(package);
+    if (st->errors_name == NULL) {
+        return -1;
+    }
+    static const char *const fields[4] = {"reason", "text", "position", "rule"};
+    st->str_rule = PyUnicode_InternFromString("_rule");
+    st->rules[0] = PyUnicode_InternFromString("URI-reference");
+    st->rules[1] = PyUnicode_InternFromString("IRI-reference");
+    for (int k = 0; k < 4; k++) {
+        st->fields[k] = PyUnicode_InternFromString(fields[k]);
+    }
+    st->non_ascii_args = Py_BuildValue("(s)", uk_loc_non_ascii_reason);
+    st->explanations = PyTuple_New(UK_LOC_EXPLANATIONS);
+    if (st->str_rule == NULL || st->rules[0] == NULL || st->rules[1] == NULL ||
+        st->fields[0] == NULL || st->fields[1] == NULL || st->fields[2] == NULL ||
+        st->fields[3] == NULL || st->non_ascii_args == NULL || st->explanations == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < UK_LOC_EXPLANATIONS; k++) {
+        PyObject *rule = PyUnicode_InternFromString(uk_loc_explanations[k].rule);
+        PyObject *entry =
+            rule == NULL ? NULL : Py_BuildValue("(N(s))", rule, uk_loc_explanations[k].reason);
+        if (entry == NULL) {
+            return -1;
+        }
+        PyTuple_SET_ITEM(st->explanations, k, entry);
+    }
+    return 0;
+}
+
+/* urikit.errors.URIError (a borrowed reference), imported on the first error, and the
+ * descriptors of its four slots in st->error_slots (NULL for a field without one). */
+static PyObject *uk_error_type(uk_state *st)
+{
+    if (st->uri_error == NULL) {
+        PyObject *errors = PyImport_Import(st->errors_name);
+        if (errors == NULL) {
+            return NULL;
+        }
+        PyObject *type = PyObject_GetAttrString(errors, "URIError");
+        Py_DECREF(errors);
+        if (type == NULL) {
+            return NULL;
+        }
+        if (!PyType_Check(type) ||
+            !PyType_IsSubtype((PyTypeObject *)type, (PyTypeObject *)PyExc_ValueError)) {
+            Py_DECREF(type);
+            PyErr_Format(PyExc_TypeError, "%U.URIError is not a ValueError", st->errors_name);
+            return NULL;
+        }
+        for (int k = 0; k < 4; k++) {
+            PyObject *slot = PyObject_GetAttr(type, st->fields[k]);
+            if (slot != NULL && (!PyObject_TypeCheck(slot, &PyMemberDescr_Type) ||
+                                 Py_TYPE(slot)->tp_descr_set == NULL)) {
+                Py_CLEAR(slot);
+            }
+            PyErr_Clear();
+            st->error_slots[k] = slot;
+        }
+        st->uri_error = type;
+    }
+    return st->uri_error;
+}
+
+/* 1 and *failure when the str text is not a reference of the grammar (iri), else 0. */
+static int uk_locate_text(PyObject *text, int iri, uk_failure *failure)
+{
+    static const int width[5] = {0, 1, 2, 0, 4};
+    return uk_locate(PyUnicode_DATA(text), width[PyUnicode_KIND(text)],
+                     PyUnicode_GET_LENGTH(text), iri, failure);
+}
+
+/* A new URIError for the str text with what urikit.diagnose.locate says, made as its
+ * __init__ would make it (args (reason,); reason, text, position and rule in its
+ * slots) without running Python code; None when text is a reference. */
+static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+#endif
+    uk_failure failure;
+    if (!uk_locate_text(text, iri, &failure)) {
+        Py_RETURN_NONE;
+    }
+    PyObject *type = uk_error_type(st);
+    if (type == NULL) {
+        return NULL;
+    }
+    PyObject *entry = PyTuple_GET_ITEM(st->explanations, failure.explanation);
+    PyObject *args = failure.non_ascii ? st->non_ascii_args : PyTuple_GET_ITEM(entry, 1);
+    PyObject *error = ((PyTypeObject *)type)->tp_new((PyTypeObject *)type, args, NULL);
+    if (error == NULL) {
+        return NULL;
+    }
+    PyObject *position = PyLong_FromSsize_t(failure.position);
+    PyObject *values[4] = {PyTuple_GET_ITEM(args, 0), text, position,
+                           PyTuple_GET_ITEM(entry, 0)};
+    int ok = position != NULL;
+    for (int k = 0; ok && k < 4; k++) {
+        PyObject *slot = st->error_slots[k];
+        ok = (slot != NULL ? Py_TYPE(slot)->tp_descr_set(slot, error, values[k])
+                           : PyObject_SetAttr(error, st->fields[k], values[k])) == 0;
+    }
+    Py_XDECREF(position);
+    if (!ok) {
+        Py_DECREF(error);
+        return NULL;
+    }
+    return error;
+}
+
+/* Raise the error for the exact str text, which is not a reference of the grammar
+ * (iri): from C when cls._rule is the reference rule of that grammar, as
+ * urikit.uri's _refuse would raise it, else by calling cls._refuse(text). */
+static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int iri)
+{
+    int ours;
+    /* The answer for the last class, while that class is unchanged: a version tag is
+     * never given to two states of types (CPython clears it on any change). */
+    if (cls == st->refused_type && cls->tp_version_tag != 0 &&
+        cls->tp_version_tag == st->refused_tag) {
+        ours = st->refused_ours;
+    } else {
+        PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
+        if (rule == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+                return NULL;
+            }
+            PyErr_Clear();
+        }
+        ours = rule != NULL && PyUnicode_Check(rule) &&
+               PyUnicode_Compare(rule, st->rules[iri != 0]) == 0;
+        Py_XDECREF(rule);
+        st->refused_type = cls;
+        st->refused_tag = cls->tp_version_tag;
+        st->refused_ours = ours;
+    }
+    if (ours) {
+        PyObject *error = uk_locate_error(st, text, iri);
+        if (error == NULL) {
+            return NULL;
+        }
+        if (error != Py_None) {
+            PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+            Py_DECREF(error);
+            return NULL;
+        }
+        Py_DECREF(error); /* the scanner and the locator disagree: let Python say */
+    }
+    PyObject *result = PyObject_CallMethodOneArg((PyObject *)cls, st->str_refuse, text);
+    if (result != NULL) {
+        Py_DECREF(result);
+        PyErr_Format(PyExc_SystemError, "%.200s._refuse() returned instead of raising",
+                     cls->tp_name);
+    }
+    return NULL;
+}
+
 /* Does an instance of cls hold nothing but what uk_reference holds? */
 static int uk_holds_only_text(PyTypeObject *cls)
 {
@@ -157,7 +340,7 @@ static int uk_holds_only_text(PyTypeObject *cls)
 typedef enum { UK_REFUSE, UK_NONE } uk_on_invalid;
 
 /* A new instance of cls for the exact str text; when text is not a reference,
- * cls._refuse(text) raises (UK_REFUSE) or None is returned (UK_NONE). */
+ * uk_refuse raises (UK_REFUSE) or None is returned (UK_NONE). */
 static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
                           uk_on_invalid on_invalid)
 {
@@ -179,13 +362,7 @@ static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
         if (on_invalid == UK_NONE) {
             Py_RETURN_NONE;
         }
-        PyObject *result = PyObject_CallMethodOneArg((PyObject *)cls, st->str_refuse, text);
-        if (result != NULL) {
-            Py_DECREF(result);
-            PyErr_Format(PyExc_SystemError, "%.200s._refuse() returned instead of raising",
-                         cls->tp_name);
-        }
-        return NULL;
+        return uk_refuse(cls, st, text, iri);
     }
     uk_reference *self = (uk_reference *)cls->tp_alloc(cls, 0);
     if (self == NULL) {

@@ -282,7 +282,7 @@ def host_type(col: Column, *, iri: bool = False, errors: Errors = "null") -> Res
 def port_number(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
     """``URI.port_number`` of each row as int64: null when the port is absent or
     empty, and null (or with ``errors="raise"`` the scalar error) for a port
-    beyond int64."""
+    above 65535, the largest TCP or UDP port."""
     _check_errors(errors)
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:

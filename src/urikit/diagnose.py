@@ -28,7 +28,23 @@ which the input so far is already complete (``http://a`` read as a host rather
 than as a userinfo waiting for ``"@"``); then the state whose next character
 leaves the fewest to acceptance (``http://`` before a host, not a userinfo); then the state
 written first in the grammar.  The reason lists what could have continued there: the one-character
-rules and quoted strings of those states' transitions.
+rules and quoted strings of those states' transitions.  A reason depends on the character
+that failed only through its :func:`kind <Automaton.kind>`: a colon where a relative
+path's first segment stands (RFC 3986 §4.2), a bidi formatting character in an IRI
+(RFC 3987 §4.1), or any other character (or the end of the input); a non-ASCII
+character in a URI says that it needs an IRI (RFC 3986 §2).
+
+**An authority without "@".**  A userinfo must be followed by "@" before the end of
+the authority (RFC 3986 §3.2, §3.2.1: neither may hold "/", "?" or "#").  So when the
+input's authority holds no "@", no userinfo reading exists, and the error is where
+the host and port reading fails: ``http://example.com:80a/`` fails at the "a" (a
+port is digits, §3.2.3), not at the "/" (where "example.com:80a" could still have
+been a userinfo).  The input's authority starts at 0 for the rule (i)authority, and
+otherwise after a leading "//" or a leading ``scheme ":" "//"``; it ends before the
+first "/", "?" or "#" (or at the end of the input).  When it holds no "@", the
+automaton of the rule without the userinfo alternative is walked
+(:func:`userinfo_possible`).  Both automata accept the same texts, so only the error
+position and its explanation change.
 """
 
 from __future__ import annotations
@@ -58,7 +74,17 @@ from .grammar import (
     class_ranges,
 )
 
-__all__ = ["NFA", "PARTS", "Alphabet", "Automaton", "alphabet", "automaton", "locate"]
+__all__ = [
+    "KINDS",
+    "NFA",
+    "PARTS",
+    "Alphabet",
+    "Automaton",
+    "alphabet",
+    "automaton",
+    "locate",
+    "userinfo_possible",
+]
 
 #: Rules an error reports as the rule around them: the character classes, the
 #: pieces of an IP address, and the alternatives of a host (RFC 3986 §3.2.2:
@@ -81,6 +107,13 @@ _NON_ASCII_REASON: Final = (
     "percent-encode what the grammar forbids"
 )
 _PCT_REASON: Final = '"%" must be followed by two hex digits (pct-encoded, RFC 3986 §2.1)'
+#: What a failing character can change in an explanation (:meth:`Automaton.kind`).
+KINDS: Final = ("other", "colon", "bidi")
+#: An authority up to its first "@" (group 1) or its end: after a leading "//" or a
+#: leading ``scheme ":" "//"`` (RFC 3986 §3.1, §3.2), or (``_AT``) from the start.
+_AUTHORITY_AT: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//[^/?#@]*(@)?")
+_AT: Final = re.compile(r"[^/?#@]*(@)?")
+
 _COLON_REASON: Final = (
     "a colon in the first segment of a relative-path reference reads as a scheme; "
     'write "./" before the path (RFC 3986 §4.2)'
@@ -181,17 +214,47 @@ def _is_class(node: Node, rules: Mapping[str, Rule]) -> bool:
     return isinstance(node, Alt) and all(_is_class(item, rules) for item in node.items)
 
 
+def _is_userinfo(name: str, stack: tuple[str, ...]) -> bool:
+    """Is ``name`` the (i)userinfo of an (i)authority?"""
+    return name.endswith("userinfo") and stack[-1].endswith("authority")
+
+
+def _holds_authority(rules: Mapping[str, Rule], rule: str) -> bool:
+    """Does ``rule`` read an (i)authority somewhere?"""
+    seen: set[str] = set()
+    todo = [rules[rule].node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Ref):
+            if node.name.endswith("authority"):
+                return True
+            if node.name not in seen:
+                seen.add(node.name)
+                todo.append(rules[node.name].node)
+        elif isinstance(node, Rep):
+            todo.append(node.item)
+        elif isinstance(node, (Seq, Alt)):
+            todo.extend(node.items)
+    return rule.endswith("authority")
+
+
 class NFA:
     """Thompson's construction over the expression of one rule.
 
     States are numbers.  ``edges[s]`` are the transitions of ``s`` on a
     character, as (classes, target, label); ``eps[s]`` the empty ones;
-    ``stack[s]`` the named rules ``s`` is inside, outermost first.
+    ``stack[s]`` the named rules ``s`` is inside, outermost first.  With
+    ``userinfo=False`` an authority has no ``[ userinfo "@" ]`` (RFC 3986 §3.2):
+    the states of that alternative are built but not entered, so the states are
+    numbered alike in both constructions.
     """
 
-    def __init__(self, grammar: Grammar, rule: str, letters: Alphabet) -> None:
+    def __init__(
+        self, grammar: Grammar, rule: str, letters: Alphabet, *, userinfo: bool = True
+    ) -> None:
         self.rules = grammar.definitions
         self.letters = letters
+        self.userinfo = userinfo
         self.edges: list[list[tuple[frozenset[int], int, str]]] = []
         self.eps: list[list[int]] = []
         self.stack: list[tuple[str, ...]] = []
@@ -220,7 +283,8 @@ class NFA:
             if label is None and _is_class(rule, self.rules):
                 label = node.name
             entry, exit_ = self._state(inner), self._state(inner)
-            self.eps[a].append(entry)
+            if self.userinfo or not _is_userinfo(node.name, stack):
+                self.eps[a].append(entry)
             self.eps[exit_].append(b)
             self._build(rule, entry, exit_, inner, label)
         elif isinstance(node, Seq):
@@ -310,7 +374,7 @@ _CHUNKS: Final = (64, 1024, 16384, 65536)
 class _Info:
     """What a row stands for: ``kernel``, the NFA states the last character reached
     (before empty transitions); ``states``, their closure; ``dead``, the classes
-    that lead nowhere; ``failures``, the explained failures by class."""
+    that lead nowhere; ``failures``, the explained failures by kind."""
 
     __slots__ = ("dead", "failures", "kernel", "states")
 
@@ -318,17 +382,23 @@ class _Info:
         self.kernel = kernel
         self.states = states
         self.dead: set[str] = set()
-        self.failures: dict[str, tuple[str, str]] = {}
+        self.failures: dict[int, tuple[str, str]] = {}
 
 
 class Automaton:
-    """The DFA of one rule, built on demand from its :class:`NFA` (subset construction)."""
+    """The DFA of one rule, built on demand from its :class:`NFA` (subset construction);
+    with ``userinfo=False``, of the rule without the userinfo of an authority."""
 
-    def __init__(self, grammar: Grammar, rule: str) -> None:
+    def __init__(self, grammar: Grammar, rule: str, *, userinfo: bool = True) -> None:
         self.grammar = grammar
         self.rule = rule
+        self.userinfo = userinfo
         self.letters = alphabet()
-        self.nfa = NFA(grammar, rule, self.letters)
+        self.nfa = NFA(grammar, rule, self.letters, userinfo=userinfo)
+        bidi = self.letters.members(BIDI_FORMATTING) if grammar.iri else frozenset()
+        colon = self.letters.class_of(":")
+        #: the kind of each class: an index of :data:`KINDS`
+        self.kinds = [2 if k in bidi else 1 if k == colon else 0 for k in range(self.letters.count)]
         self._rows: dict[frozenset[int], Row] = {}
         self._info: dict[int, _Info] = {}
         self.start = self._row(frozenset({self.nfa.start}))
@@ -386,18 +456,47 @@ class Automaton:
         position, row = self.walk(text)
         return position == len(text) and self.nfa.final in self.info(row).states
 
+    def rows(self) -> list[Row]:
+        """Every row, each built: breadth-first from the start, classes in order."""
+        order = [self.start]
+        seen = {id(self.start)}
+        for row in order:
+            for k in range(self.letters.count):
+                nxt = row.get(chr(k)) or self._step(row, chr(k))
+                if nxt is not None and id(nxt) not in seen:
+                    seen.add(id(nxt))
+                    order.append(nxt)
+        return order
+
+    def accepting(self, row: Row) -> bool:
+        """Is the input complete in ``row``?"""
+        return self.nfa.final in self._info[id(row)].states
+
+    def kind(self, char: str | None) -> int:
+        """What ``char`` (``None``: the end of input) can change in an explanation, as an
+        index of :data:`KINDS`: 1 a colon, 2 a bidi formatting character in an IRI, else 0."""
+        return 0 if char is None else self.kinds[self.letters.class_of(char)]
+
     def explain(self, row: Row, char: str | None) -> tuple[str, str]:
         """The rule and reason of a failure in ``row`` at ``char`` (``None``: end of input)."""
-        name = "" if char is None else chr(self.letters.class_of(char))
-        failures = self._info[id(row)].failures
-        found = failures.get(name)
+        kind = 0 if char is None else self.kinds[self.letters.class_of(char)]
+        info = self._info[id(row)]
+        found = info.failures.get(kind)
         if found is None:
-            found = failures[name] = self._explain(self._info[id(row)], name)
+            found = info.failures[kind] = self._explain(info, kind)
         if char is not None and char > "\x7f" and not self.grammar.iri:
             return found[0], _NON_ASCII_REASON
         return found
 
-    def _explain(self, row: _Info, name: str) -> tuple[str, str]:
+    def explain_kind(self, row: Row, kind: int) -> tuple[str, str]:
+        """The rule and reason of a failure in ``row`` at a character of ``kind``."""
+        failures = self._info[id(row)].failures
+        found = failures.get(kind)
+        if found is None:
+            found = failures[kind] = self._explain(self._info[id(row)], kind)
+        return found
+
+    def _explain(self, row: _Info, kind: int) -> tuple[str, str]:
         nfa = self.nfa
         frontier = sorted(s for s in row.states if nfa.edges[s])
         if not frontier:
@@ -415,14 +514,10 @@ class Automaton:
         frontier.sort(key=lambda s: (-nfa.reported(s)[0], s not in complete, after(s), s))
         best = frontier[0]
         rule = nfa.reported(best)[1]
-        if name:
-            k = ord(name)
-            bidi = self.letters.members(BIDI_FORMATTING)
-            if self.grammar.iri and k in bidi and self._reads(frontier, IRI_UCSCHAR):
-                return "ucschar", _BIDI_REASON
-            colon = name == chr(self.letters.class_of(":"))
-            if colon and any(r.endswith("path-noscheme") for r in nfa.stack[best]):
-                return rule, _COLON_REASON
+        if kind == 2 and self._reads(frontier, IRI_UCSCHAR):
+            return "ucschar", _BIDI_REASON
+        if kind == 1 and any(r.endswith("path-noscheme") for r in nfa.stack[best]):
+            return rule, _COLON_REASON
         if all("pct-encoded" in nfa.stack[s] for s in frontier) and not any(
             label == '"%"' for s in frontier for _, _, label in nfa.edges[s]
         ):
@@ -457,25 +552,42 @@ def _chunk_sizes() -> Iterator[int]:
         yield _CHUNKS[-1]
 
 
-_AUTOMATA: dict[tuple[str, str], Automaton] = {}
+_AUTOMATA: dict[tuple[str, str, bool], Automaton] = {}
 
 
-def automaton(grammar: Grammar, rule: str) -> Automaton:
-    """The automaton of ``rule`` in ``grammar``, built on first use and kept."""
-    key = (grammar.name, rule)
+def automaton(grammar: Grammar, rule: str, *, userinfo: bool = True) -> Automaton:
+    """The automaton of ``rule`` in ``grammar``, built on first use and kept; with
+    ``userinfo=False``, of the rule without the userinfo of an authority."""
+    key = (grammar.name, rule, userinfo)
     found = _AUTOMATA.get(key)
     if found is None:
-        found = _AUTOMATA[key] = Automaton(grammar, rule)
+        if userinfo or _holds_authority(grammar.definitions, rule):
+            found = Automaton(grammar, rule, userinfo=userinfo)
+        else:  # a rule without an authority has no userinfo to leave out
+            found = automaton(grammar, rule)
+        _AUTOMATA[key] = found
     return found
+
+
+def userinfo_possible(text: str, rule: str) -> bool:
+    """Could ``text`` hold a userinfo (RFC 3986 §3.2.1) as ``rule`` reads it?
+
+    ``False`` when the input's authority holds no "@" (see the module docstring):
+    it starts at 0 for (i)authority, else after a leading "//" or ``scheme ":" "//"``,
+    and ends before the first "/", "?" or "#".  ``True`` when there is no authority.
+    """
+    found = (_AT if rule.endswith("authority") else _AUTHORITY_AT).match(text)
+    return found is None or found.group(1) is not None
 
 
 def locate(text: str, grammar: Grammar, rule: str) -> URIError:
     """The error for ``text``, which does not match ``rule`` of ``grammar``.
 
-    The position is the end of the longest viable prefix; the rule and the
+    The position is the end of the longest viable prefix, of the rule without
+    a userinfo when the input's authority holds no "@"; the rule and the
     reason come from the automaton's states there (see the module docstring).
     """
-    machine = automaton(grammar, rule)
+    machine = automaton(grammar, rule, userinfo=userinfo_possible(text, rule))
     position, row = machine.walk(text)
     if position == len(text) and machine.nfa.final in machine.info(row).states:
         return URIError(f"does not match {rule}", text=text, position=position, rule=rule)

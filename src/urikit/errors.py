@@ -56,6 +56,10 @@ class URIError(ValueError):
     The message names the character and draws a caret under it.
     """
 
+    # Slots, not the instance dict: an error is cheaper to make, here and in the
+    # compiled core, which fills them without running __init__ (_speedups_reference.h).
+    __slots__ = ("position", "reason", "rule", "text")
+
     def __init__(
         self,
         reason: str,

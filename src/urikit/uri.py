@@ -91,6 +91,7 @@ __all__ = [
 
 _new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
+_PORT_MAX: Final = 65535  # the largest TCP and UDP port (RFC 9293 §3.1, RFC 768)
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -243,19 +244,28 @@ class _Reference(Store):
 
     @property
     def port_number(self) -> int | None:
-        """The port as a number, or ``None`` when it is absent or empty (§3.2.3)."""
+        """The port as a number, or ``None`` when it is absent or empty (§3.2.3).
+
+        RFC 3986 §3.2.3 sets no bound (``URI("http://h:70000/")`` is valid and keeps
+        its text), but a port is the number of a TCP or UDP port, 0 to 65535 (RFC 9293
+        §3.1, RFC 768): a larger one raises :class:`URIError` at the port.
+        """
         port = self.port
         if not port:
             return None
         digits = port.lstrip("0")
-        if len(digits) > 20:  # far beyond any port; int() refuses very long digit strings
-            raise URIError(
-                f"a port of {len(port)} digits has no number",
-                text=self._text,
-                position=self._span(5)[0],
-                rule="port",
-            )
-        return int(digits or "0")
+        if len(digits) <= 5:  # int() refuses very long digit strings: none is a port
+            number = int(digits or "0")
+            if number <= _PORT_MAX:
+                return number
+        shown = port if len(port) <= 20 else f"of {len(port)} digits"
+        raise URIError(
+            f"the port {shown} is above {_PORT_MAX}, the largest TCP or UDP port number "
+            "(RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 sets no bound, so the URI itself is valid)",
+            text=self._text,
+            position=self._span(5)[0],
+            rule="port",
+        )
 
     def span(self, component: Component) -> tuple[int, int] | None:
         """Where ``component`` (RFC 3986 §3) stands in the text, or ``None`` when undefined."""

@@ -2,16 +2,29 @@
 
 A public module: :func:`is_valid` answers yes or no (and is ``urikit.is_valid``),
 :func:`check` says where and why, and :data:`RULE_NAMES` lists the rules.
+
+With ``ports=True`` both also refuse a port above 65535 where the scheme has a
+default port in the scheme registry (``urikit.schemes``): such a scheme names a
+TCP or UDP service, and no TCP or UDP port is above 65535 (RFC 9293 §3.1, RFC 768),
+although RFC 3986 §3.2.3 (``port = *DIGIT``) sets no bound.  ``urikit validate``
+checks this unless ``--any-port`` is given.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
-from ._store import scan
+from ._store import compiled, scan
 from .diagnose import locate
-from .grammar import RULES, Grammar
+from .errors import URIError
+from .grammar import IRI_GRAMMAR, RULES, URI_GRAMMAR, Grammar
+from .schemes import DEFAULT_REGISTRY
+
+_compiled_locate: Callable[[str, bool], URIError | None] | None = None
+if compiled:
+    from ._speedups import locate as _compiled_locate
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
@@ -43,7 +56,38 @@ def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
     return grammar, grammar.rule(rule)
 
 
-def is_valid(text: str, rule: str = "URI-reference") -> bool:
+#: The largest TCP and UDP port number (RFC 9293 §3.1, RFC 768).
+PORT_MAX: Final = 65535
+
+
+def _port_error(text: str, rule: str) -> URIError | None:
+    """The error for a port above :data:`PORT_MAX` in ``text``, valid for ``rule``, when
+    its scheme has a registered default port; ``None`` otherwise."""
+    if rule not in _SCANNED or _SCANNED[rule][3] or ":" not in text:
+        return None  # a rule without a scheme (relative-ref) has no scheme to ask
+    grammar = IRI_GRAMMAR if _SCANNED[rule][0] else URI_GRAMMAR
+    m = grammar.reference.fullmatch(text)
+    if m is None or m.group(1) is None or not m.group(5):
+        return None
+    port = m.group(5)
+    digits = port.lstrip("0")
+    if len(digits) <= 5 and int(digits or "0") <= PORT_MAX:
+        return None
+    scheme = DEFAULT_REGISTRY.get(m.group(1))
+    if scheme is None or scheme.default_port is None:
+        return None
+    shown = port if len(port) <= 20 else f"of {len(port)} digits"
+    return URIError(
+        f"the port {shown} is above {PORT_MAX}: {scheme.name}: (default port "
+        f"{scheme.default_port}) names a TCP or UDP service, and no TCP or UDP port is above "
+        f"{PORT_MAX} (RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 itself sets no bound)",
+        text=text,
+        position=m.start(5),
+        rule="port",
+    )
+
+
+def is_valid(text: str, rule: str = "URI-reference", *, ports: bool = False) -> bool:
     """Does ``text`` match the ABNF rule ``rule`` exactly?
 
     ``rule`` is a rule name of RFC 3986 Appendix A (``"URI"``,
@@ -54,6 +98,8 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     (``"IPv6addrz"``, ``"ZoneID"``) or of RFC 3987 §2.2 (``"IRI"``,
     ``"IRI-reference"``, ``"absolute-IRI"``, ``"irelative-ref"``, ...).  The
     IRI rules refuse the bidi formatting characters (RFC 3987 §4.1).
+    With ``ports=True`` a port above 65535 is refused where the scheme has a
+    registered default port (see the module docstring).
     An unknown rule name raises ``ValueError``; a non-``str`` text ``TypeError``.
 
     >>> is_valid("http://[::1]/", "URI"), is_valid("1.2.3.256", "IPv4address")
@@ -61,6 +107,8 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     """
     if not isinstance(text, str):
         raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
+    if ports:
+        return is_valid(text, rule) and _port_error(text, rule) is None
     if scan is not None and rule in _SCANNED:
         # The rules the compiled scanner decides: a reference, with or without a
         # scheme (§4.1, §4.2, §4.3), and the same for IRIs (RFC 3987 §2.2).
@@ -77,10 +125,27 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
     return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
-def check(text: str, rule: str = "URI-reference") -> None:
-    """Raise :class:`~urikit.URIError`, saying where and why, unless ``text`` matches ``rule``."""
+#: The rules the compiled locator answers for (the automata of diagnose.locate, in C).
+_LOCATED: Final = {"URI-reference": False, "IRI-reference": True}
+
+
+def check(text: str, rule: str = "URI-reference", *, ports: bool = False) -> None:
+    """Raise :class:`~urikit.URIError`, saying where and why, unless ``text`` matches ``rule``;
+    with ``ports=True``, also for a port above 65535 where the scheme has a registered
+    default port (see the module docstring)."""
     if not isinstance(text, str):
         raise TypeError(f"check() takes a str, not {type(text).__name__}")
+    if ports:
+        check(text, rule)
+        error = _port_error(text, rule)
+        if error is not None:
+            raise error
+        return
+    if _compiled_locate is not None and rule in _LOCATED:
+        error = _compiled_locate(text, _LOCATED[rule])
+        if error is not None:
+            raise error
+        return
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
         raise locate(text, grammar, rule)

@@ -1,4 +1,5 @@
-/* A libFuzzer target for the scanner core of urikit._speedups (_speedups_scan.h).
+/* A libFuzzer target for the scanner core of urikit._speedups (_speedups_scan.h) and its
+ * locator of errors (_speedups_locate.h).
  *
  * The input bytes are scanned as 1-, 2- and 4-byte code units, and also decoded as
  * UTF-8 (surrogates allowed, a stray byte standing for itself) into code points that
@@ -13,7 +14,13 @@
  * - every start is the one uk_component_start derives from the ends alone (the
  *   storage of _speedups.Reference keeps only the ends);
  * - a URI-reference has no code unit above U+007F and is the same IRI-reference;
- * - the same code points give the same answer at every width.
+ * - the same code points give the same answer at every width;
+ * - the locator finds a failure exactly when the scanner finds no reference, at a
+ *   position within the text, with an explanation of the table, the reason of a
+ *   non-ASCII character only for a character above U+007F in a URI, and the same
+ *   failure at every width; the text up to the failure is itself a valid reference
+ *   or fails at its end (it is a viable prefix), where both texts' authorities agree
+ *   on holding an "@".
  *
  * Build and run: tools/fuzz.sh SECONDS.
  */
@@ -22,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_speedups_locate.h"
 #include "_speedups_scan.h"
 
 #define CHECK(cond)                                                                      \
@@ -128,6 +136,41 @@ static void check_spans(const ptrdiff_t *sp, const uint32_t *cp, ptrdiff_t n)
     CHECK(at == n);
 }
 
+static int locate_units(const void *units, size_t w, ptrdiff_t n, int iri, uk_failure *f)
+{
+    return uk_locate(units, (int)w, n, iri, f);
+}
+
+static int same_failure(int a, const uk_failure *fa, int b, const uk_failure *fb)
+{
+    return a == b && (!a || (fa->position == fb->position &&
+                             fa->explanation == fb->explanation &&
+                             fa->non_ascii == fb->non_ascii));
+}
+
+/* The invariants of the locator on the text cp[0..n-1] held as units of width w. */
+static void check_locate(const void *units, size_t w, const uint32_t *cp, ptrdiff_t n, int iri,
+                         int found, uk_failure *out)
+{
+    uk_failure f;
+    int failed = locate_units(units, w, n, iri, &f);
+    CHECK(failed == !found);
+    if (failed) {
+        CHECK(f.position >= 0 && f.position <= n);
+        CHECK(f.explanation < UK_LOC_EXPLANATIONS);
+        CHECK(!f.non_ascii || (!iri && f.position < n && cp[f.position] > 0x7F));
+        if (f.position < n && uk_loc_userinfo_possible(units, (int)w, f.position) ==
+                                  uk_loc_userinfo_possible(units, (int)w, n)) {
+            uk_failure g;
+            if (locate_units(units, w, f.position, iri, &g)) {
+                CHECK(g.position == f.position);
+            }
+        }
+    }
+    *out = f;
+    out->position = failed ? f.position : -1;
+}
+
 /* Scan the code points cp[0..n-1] at every width that holds them, in both grammars. */
 static void scan_code_points(const uint32_t *cp, ptrdiff_t n)
 {
@@ -153,17 +196,23 @@ static void scan_code_points(const uint32_t *cp, ptrdiff_t n)
     scan_result by_grammar[2];
     for (int iri = 0; iri <= 1; iri++) {
         scan_result r4, r2, r1;
+        uk_failure f4, f2, f1;
         r4.found = uk_scan_ucs4(u4, n, iri, r4.spans);
         if (r4.found) {
             check_spans(r4.spans, cp, n);
         }
+        check_locate(u4, 4, cp, n, iri, r4.found, &f4);
         if (fits2) {
             r2.found = uk_scan_ucs2(u2, n, iri, r2.spans);
             CHECK(same(&r4, &r2));
+            check_locate(u2, 2, cp, n, iri, r2.found, &f2);
+            CHECK(same_failure(!r4.found, &f4, !r2.found, &f2));
         }
         if (fits1) {
             r1.found = uk_scan_ucs1(u1, n, iri, r1.spans);
             CHECK(same(&r4, &r1));
+            check_locate(u1, 1, cp, n, iri, r1.found, &f1);
+            CHECK(same_failure(!r4.found, &f4, !r1.found, &f1));
         }
         by_grammar[iri] = r4;
     }
@@ -226,6 +275,8 @@ static void scan_raw(const uint8_t *data, size_t size, size_t w)
         if (r.found) {
             check_spans(r.spans, cp, n);
         }
+        uk_failure f;
+        check_locate(units, w, cp, n, iri, r.found, &f);
     }
     free(cp);
     free(units);

@@ -29,8 +29,12 @@ def describe(uri: URI, *, show_password: bool = False) -> dict[str, Any]:
     """
     shown = uri if show_password else URI(uri.redacted())
     record: dict[str, Any] = {name: getattr(shown, name) for name in COMPONENTS}
+    try:
+        port_number = uri.port_number
+    except URIError:  # a port above 65535: valid text, but no TCP or UDP port
+        port_number = None
     record.update(
-        port_number=uri.port_number,
+        port_number=port_number,
         host_type=uri.host_type,
         kind=uri.kind,
         is_absolute=uri.is_absolute,
@@ -76,12 +80,14 @@ def _validate(args: argparse.Namespace) -> int:
     rule = args.rule
     records = _output.Records(args, "validate")
 
+    ports = not args.any_port
+
     def one(text: str) -> tuple[bool, str]:
-        check(text, rule)
+        check(text, rule, ports=ports)
         return True, f"valid: {printable(records.shown(text))}"
 
     def one_json(text: str) -> tuple[bool, dict[str, Any]]:
-        check(text, rule)
+        check(text, rule, ports=ports)
         return True, {"rule": rule}
 
     return records.run(_input.inputs(args.uri, what="inputs"), one, one_json)
@@ -116,12 +122,14 @@ def register(subparsers: Any) -> None:
         description="Check each input against an ABNF rule of RFC 3986 Appendix A (or RFC "
         "3987 for IRI rules). A valid input gives 'valid: INPUT'; an invalid one an error "
         "record with the position of the first character that cannot belong to a valid "
-        "parse, the rule, and the reason. Exits 1 if any input is invalid.",
+        "parse, the rule, and the reason. A port above 65535 is refused where the scheme "
+        "has a default port (a TCP or UDP service) unless --any-port is given. Exits 1 if "
+        "any input is invalid.",
         epilog=examples(
             "$ urikit validate --rule ipv6address '::ffff:192.0.2.128'\nvalid: ::ffff:192.0.2.128",
             "$ urikit validate 'http://a b/'\n"
             'error: http://a b/\t8\thost\texpected unreserved, sub-delims, "%", ":", "/", '
-            '"@", "?" or "#" (RFC 3986 §3.2.2)',
+            '"?" or "#" (RFC 3986 §3.2.2)',
         ),
     )
     validate.add_argument("uri", nargs="*", help="inputs (default: one per line on stdin)")
@@ -133,6 +141,11 @@ def register(subparsers: Any) -> None:
         metavar="RULE",
         help="the ABNF rule (default URI-reference; case does not matter, RFC 5234 §2.1), "
         "one of: %(choices)s",
+    )
+    validate.add_argument(
+        "--any-port",
+        action="store_true",
+        help="accept a port above 65535 whatever the scheme (RFC 3986 §3.2.3 sets no bound)",
     )
     _output.add_options(validate)
     validate.set_defaults(run=_validate)
