@@ -10,7 +10,6 @@ import re
 from typing import Final
 
 from ._store import scan
-from .diagnose import locate
 from .grammar import RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
@@ -83,4 +82,6 @@ def check(text: str, rule: str = "URI-reference") -> None:
         raise TypeError(f"check() takes a str, not {type(text).__name__}")
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
+        from .diagnose import locate  # the walk that says where: loaded on the first error
+
         raise locate(text, grammar, rule)
