@@ -1,4 +1,5 @@
 import re
+from collections.abc import Callable
 from typing import ClassVar, NoReturn
 
 from typing_extensions import Self
@@ -27,6 +28,10 @@ class Reference:
     def _scan(cls, text: str) -> Self | None: ...
     @classmethod
     def _from_match(cls, m: re.Match[str]) -> Self: ...
+    @classmethod
+    def _construct_directly(cls) -> None: ...
+    @staticmethod
+    def _validator(fallback: Callable[[str, str], bool]) -> Callable[[str, str], bool]: ...
     @classmethod
     def _refuse(cls, text: str) -> NoReturn: ...
     @property

@@ -22,6 +22,9 @@ for a text that is not a reference):
   grammar; ``cls._parse(text)`` the same for a ``str`` an operation built;
   ``cls._scan(text)`` the same, but ``None`` where ``cls._refuse`` would raise;
   ``cls._from_match(m)`` from a full match of ``cls._fullmatch``;
+  ``cls._construct_directly()`` makes the compiled store's ``cls(text)`` go from the
+  call straight to the scan (a no-op here); ``Store._validator(is_valid)`` gives
+  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here);
 * ``r._text``; ``r.scheme`` ... ``r.fragment``, ``None`` when undefined (RFC 3986
   §5.3); ``r._group(g)``, ``r._span(g)`` by the group number ``g`` of
   ``Grammar.reference`` (0 the text, 1 scheme ... 8 fragment), ``(-1, -1)`` for an undefined
@@ -96,6 +99,19 @@ class PureStore:
         self = _new(cls)
         _store_match(self, m)
         return self
+
+    @classmethod
+    def _construct_directly(cls) -> None:
+        """Make cls(text) scan and build without type.__call__'s argument tuple; cls keeps
+        the grammar its _iri selects now (a subclass calls this for itself)."""
+        # The compiled store's class call; here cls(text) is already __new__ alone.
+
+    @staticmethod
+    def _validator(fallback: Callable[[str, str], bool]) -> Callable[[str, str], bool]:
+        """is_valid(text, rule='URI-reference') deciding the reference rules by one scan
+        and leaving every other call to fallback (urikit.validate)."""
+        # The compiled store's answers in C; here the fallback is the whole of is_valid.
+        return fallback
 
     @classmethod
     def _refuse(cls, text: str) -> NoReturn:

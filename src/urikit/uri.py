@@ -1201,6 +1201,10 @@ class IRI(_Reference):
         return _bidi.bidi_reports(self.parts, self._text)
 
 
+# URI(text) and IRI(text) go from the call straight to the compiled store's scan.
+URI._construct_directly()
+IRI._construct_directly()
+
 #: A URI or IRI reference.
 AnyURI = URI | IRI
 

@@ -7,9 +7,9 @@ A public module: :func:`is_valid` answers yes or no (and is ``urikit.is_valid``)
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from ._store import scan
+from ._store import Store, scan
 from .grammar import RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
@@ -74,6 +74,12 @@ def is_valid(text: str, rule: str = "URI-reference") -> bool:
             and not (no_fragment and ends[14] >= 0)
         )
     return _pattern_of(rule)[1].fullmatch(text) is not None
+
+
+if not TYPE_CHECKING:
+    # With the compiled core, the reference rules are answered without a Python frame;
+    # every other call is the function above.
+    is_valid = Store._validator(is_valid)
 
 
 def check(text: str, rule: str = "URI-reference") -> None:
