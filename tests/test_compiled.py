@@ -154,6 +154,31 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Queries put in place of a reference's own: valid, none, empty, and not queries.
+REPLACED_QUERIES = (
+    None,
+    "",
+    "a=1&b",
+    "?/:@!$'()*+,;=%20",
+    "x\u00e9",
+    "\ue000",
+    "a b",
+    "#",
+    "%2",
+    "%",
+)
+
+
+def _parts_of(ref: Any) -> tuple[Any, ...]:
+    """A reference's type, text and every component and span."""
+    return (
+        type(ref).__name__,
+        ref._text,
+        ref._groups(),
+        tuple(ref._span(g) for g in range(9)),
+    )
+
+
 def _observe_reference(ref: Any) -> Iterator[tuple[str, Any]]:
     yield "str", str(ref)
     yield "repr", repr(ref)
@@ -179,6 +204,9 @@ def _observe_reference(ref: Any) -> Iterator[tuple[str, Any]]:
     yield "normalize syntax", _outcome(lambda: ref.normalize(level="syntax"))
     yield "normalize scheme", _outcome(lambda: ref.normalize())
     yield "with query", _outcome(lambda: ref.set_query_param("k", "v"))
+    for query in REPLACED_QUERIES:
+        replaced = ref._replace_query(query)
+        yield f"_replace_query {query!r}", None if replaced is None else _parts_of(replaced)
     if ref.scheme is not None:
         for other in REFERENCES:
             yield f"resolve {other}", _outcome(lambda o=other: ref.resolve(o))
@@ -294,7 +322,7 @@ def test_the_interface_is_the_same() -> None:
     pure, compiled = COMPILED._store.PureStore, COMPILED._speedups.Reference
     names = {
         "_parse", "_scan", "_from_match", "_refuse", "_text", "_group", "_span", "_groups",
-        "_construct_directly", "_validator", *COMPONENTS,
+        "_construct_directly", "_validator", "_replace_query", *COMPONENTS,
     }  # fmt: skip
     for name in names:
         assert inspect.getdoc(getattr(compiled, name)) == inspect.getdoc(getattr(pure, name))

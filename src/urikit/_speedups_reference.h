@@ -435,6 +435,125 @@ static PyObject *reference_validator(PyObject *unused, PyObject *fallback)
     return function;
 }
 
+/* --- a new query in an old reference ---------------------------------------------------- */
+
+/* 1 when all of the str text is a query of the grammar (iri), RFC 3986 §3.4 or RFC 3987
+ * §2.2 iquery; 0 when it is not; -1 on error. */
+static int uk_is_query(PyObject *text, int iri)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return -1;
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const void *data = PyUnicode_DATA(text);
+    const uk_ext ext = iri ? (uk_ext){uk_iri_query_ext, UK_IRI_QUERY_EXT_COUNT} : uk_no_ext;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        return uk_star_ucs1((const uint8_t *)data, 0, n, UK_QUERY, ext) == n;
+    case PyUnicode_2BYTE_KIND:
+        return uk_star_ucs2((const uint16_t *)data, 0, n, UK_QUERY, ext) == n;
+    case PyUnicode_4BYTE_KIND:
+        return uk_star_ucs4((const uint32_t *)data, 0, n, UK_QUERY, ext) == n;
+    default:
+        PyErr_BadInternalCall();
+        return -1;
+    }
+}
+
+/* r._replace_query(query): the reference of r's class whose text is r's with the query
+ * replaced (a str) or removed with its "?" (None), or None when query is not a query of
+ * the class's grammar.  Only the new query is scanned: the components before it keep
+ * their ends, the fragment's moves by the change in length (RFC 3986 §4.1: the query
+ * stands between "?" and "#" or the end). */
+static PyObject *reference_replace_query(PyObject *op, PyObject *query)
+{
+    uk_reference *self = (uk_reference *)op;
+    PyTypeObject *cls = Py_TYPE(op);
+    if (query != Py_None && !PyUnicode_Check(query)) {
+        PyErr_Format(PyExc_TypeError, "_replace_query() takes a str or None, not %.200s",
+                     Py_TYPE(query)->tp_name);
+        return NULL;
+    }
+    if (query != Py_None) {
+        uk_state *st = uk_state_of(cls);
+        if (st == NULL) {
+            return NULL;
+        }
+        PyObject *flag = PyObject_GetAttr((PyObject *)cls, st->str_iri);
+        if (flag == NULL) {
+            return NULL;
+        }
+        int iri = PyObject_IsTrue(flag);
+        Py_DECREF(flag);
+        if (iri < 0) {
+            return NULL;
+        }
+        int valid = uk_is_query(query, iri);
+        if (valid <= 0) {
+            return valid < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    ptrdiff_t ends[UK_COMPONENTS];
+    uk_load_ends(self, ends);
+    /* The "?" and the query, which the new ones replace: empty when there is none. */
+    ptrdiff_t cut = ends[UK_C_PATH];
+    ptrdiff_t cut_end = ends[UK_C_QUERY] >= 0 ? ends[UK_C_QUERY] : cut;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(self->text);
+    PyObject *pieces = PyTuple_New(query == Py_None ? 2 : 4);
+    if (pieces == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    PyObject *piece = PyUnicode_Substring(self->text, 0, cut);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count++, piece);
+    if (query != Py_None) {
+        piece = PyUnicode_FromOrdinal('?');
+        if (piece == NULL) {
+            Py_DECREF(pieces);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(pieces, count++, piece);
+        PyTuple_SET_ITEM(pieces, count++, Py_NewRef(query));
+    }
+    piece = PyUnicode_Substring(self->text, cut_end, length);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count, piece);
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *text = empty == NULL ? NULL : PyUnicode_Join(empty, pieces);
+    Py_XDECREF(empty);
+    Py_DECREF(pieces);
+    if (text == NULL) {
+        return NULL;
+    }
+    ptrdiff_t spans[UK_SPANS];
+    for (int k = 0; k < UK_COMPONENTS; k++) {
+        spans[2 * k] = -1; /* uk_instance reads the ends alone */
+        spans[2 * k + 1] = ends[k];
+    }
+    ptrdiff_t query_end = cut;
+    if (query != Py_None) {
+        query_end = cut + 1 + PyUnicode_GET_LENGTH(query);
+        spans[2 * UK_C_QUERY + 1] = query_end;
+    } else {
+        spans[2 * UK_C_QUERY + 1] = -1;
+    }
+    if (ends[UK_C_FRAGMENT] >= 0) {
+        spans[2 * UK_C_FRAGMENT + 1] = ends[UK_C_FRAGMENT] - cut_end + query_end;
+    }
+    PyObject *result = uk_instance(cls, text, spans);
+    Py_DECREF(text);
+    return result;
+}
+
 /* The one argument of a classmethod, which must be a str; NULL with an error if not. */
 static PyObject *uk_str_argument(const char *name, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -637,6 +756,9 @@ static PyMethodDef reference_methods[] = {
     {"_span", (PyCFunction)reference_span, METH_O,
      "The span of group g (1 scheme ... 8 fragment; 0 the text); (-1, -1) when\n"
      "undefined."},
+    {"_replace_query", (PyCFunction)reference_replace_query, METH_O,
+     "This reference with the query replaced (a str) or removed with its \"?\" (None),\n"
+     "the rest kept as it is; None when query is not a query of the class's grammar."},
     {"_groups", (PyCFunction)reference_groups, METH_NOARGS,
      "The eight components, None where undefined."},
     {"__sizeof__", (PyCFunction)reference_sizeof, METH_NOARGS, NULL},

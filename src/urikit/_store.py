@@ -21,7 +21,9 @@ for a text that is not a reference):
 * ``cls(text)``: ``text`` a ``str`` or a reference (its text), parsed by ``cls``'s
   grammar; ``cls._parse(text)`` the same for a ``str`` an operation built;
   ``cls._scan(text)`` the same, but ``None`` where ``cls._refuse`` would raise;
-  ``cls._from_match(m)`` from a full match of ``cls._fullmatch``;
+  ``cls._from_match(m)`` from a full match of ``cls._fullmatch``; ``r._replace_query(q)``
+  the same reference with another query (or none), or ``None`` for a ``q`` that is
+  no query;
   ``cls._construct_directly()`` makes the compiled store's ``cls(text)`` go from the
   call straight to the scan (a no-op here); ``Store._validator(is_valid)`` gives
   ``is_valid`` with the reference rules decided in C (``is_valid`` itself here);
@@ -117,6 +119,21 @@ class PureStore:
     def _refuse(cls, text: str) -> NoReturn:
         """Raise the error for a text that is not a reference (subclasses say more)."""
         raise ValueError(f"not a reference: {text!r}")
+
+    def _replace_query(self, query: str | None) -> Self | None:
+        """This reference with the query replaced (a str) or removed with its "?" (None),
+        the rest kept as it is; None when query is not a query of the class's grammar."""
+        text = self._m.string
+        start, end = self._m.span(7)
+        if start < 0:
+            start = end = self._m.end(6)
+        else:
+            start -= 1  # the "?"
+        middle = "" if query is None else "?" + query
+        made = type(self)._scan(text[:start] + middle + text[end:])
+        if made is None or (query is not None and made._m.end(7) != start + len(middle)):
+            return None  # the new text is no reference, or the query did not stay one
+        return made
 
     @property
     def _text(self) -> str:

@@ -30,11 +30,13 @@ unknown codec) raises ``TypeError`` or ``ValueError``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import Final, TypeAlias, get_args
 
 from .errors import URIError
+from .grammar import UNRESERVED
 from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .types import Codec, DecodeErrors
 
@@ -103,7 +105,7 @@ def _pieces(
         raise TypeError(f"a query is a str or None, not {type(query).__name__}")
     _check_length(query, max_length)
     pieces = query.split("&")
-    count = sum(1 for piece in pieces if piece)
+    count = len(pieces) - pieces.count("")
     if count > max_params:
         raise URIError(
             f"the query has {count} parameters, more than the limit max_params={max_params}",
@@ -129,7 +131,10 @@ def _decode_at(text: str, codec: str, errors: str, query: str, offset: int) -> s
 
 def _name_of(piece: str, codec: str) -> str:
     """The decoded name of a piece, for matching; never fails (§2.5 octets kept)."""
-    return _decode(piece.partition("=")[0], codec, "surrogateescape")
+    name = piece.partition("=")[0]
+    if "%" not in name and (codec != "form" or "+" not in name):
+        return name  # nothing to decode
+    return _decode(name, codec, "surrogateescape")
 
 
 # -- reading --------------------------------------------------------------------------
@@ -258,19 +263,25 @@ def _text_of(value: QueryValue) -> str | None:
 
 def _values(value: QueryValues) -> list[str | None]:
     """One value, or each of a sequence (a ``str`` is one value), as text."""
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return [_text_of(item) for item in value]
-    if isinstance(value, (str, int, float)) or value is None:
+    if value is None or isinstance(value, (str, int, float)):
         return [_text_of(value)]
+    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+        return [_text_of(item) for item in value]
     raise TypeError(
         "a query value is a str, int, float, bool or None, or a sequence of them, "
         f"not {type(value).__name__}"
     )
 
 
+#: A text of unreserved characters alone, which both codecs write as it is (§2.3).
+_PLAIN: Final = re.compile(f"[{UNRESERVED}]*").fullmatch
+
+
 def _encode(text: str, codec: str, iri: bool) -> str:
     if not isinstance(text, str):
         raise TypeError(f"query names and values are str, not {type(text).__name__}")
+    if text.isascii() and (text.isalnum() or _PLAIN(text) is not None):
+        return text
     if codec == "form":
         if not iri or text.isascii():
             return form_encode(text)
@@ -307,8 +318,23 @@ def encode_param(name: str, value: QueryValue, codec: Codec = "form", *, iri: bo
 
 
 def _encode_pairs(name: str, value: QueryValues, codec: Codec, iri: bool) -> list[str]:
+    """The pairs of ``name`` and each value, as :func:`encode_param` writes them."""
     _check_name(name)
-    return [encode_param(name, text, codec, iri=iri) for text in _values(value)]
+    texts = _values(value)
+    if not texts:
+        return []
+    if name == "" and texts[0] is None:
+        raise ValueError("a parameter with an empty name and no value cannot be written")
+    encoded = _encode(name, codec, iri)
+    pairs = []
+    for text in texts:
+        if text is not None:
+            pairs.append(f"{encoded}={_encode(text, codec, iri)}")
+        elif name == "":
+            raise ValueError("a parameter with an empty name and no value cannot be written")
+        else:
+            pairs.append(encoded)
+    return pairs
 
 
 def _result(query: str) -> str:

@@ -1057,14 +1057,17 @@ class _Reference(Store):
         """This reference with its query text replaced, the rest kept byte for byte."""
         if query == self.query:
             return self
+        made = self._replace_query(query)
+        if made is not None:
+            return made
+        # Not a query of this grammar (§3.4): the parse of the new text says where.
         text = self._text
         start, end = self._span(7)
         if start < 0:
             start = end = self._span(6)[1]
         else:
             start -= 1  # the "?"
-        middle = "" if query is None else "?" + query
-        return type(self)._parse(text[:start] + middle + text[end:])
+        return type(self)._parse(f"{text[:start]}?{query}{text[end:]}")
 
     # -- the path (§3.3) ---------------------------------------------------------------
 
