@@ -525,7 +525,7 @@ def test_the_new_query_is_spliced_in_place(
 def test_a_text_that_is_no_query_is_not_spliced(query: str) -> None:
     assert URI("http://a/?x#f")._replace_query(query) is None
     with pytest.raises(URIError):
-        URI("http://a/?x#f")._with_query(query)
+        URI("http://a/?x#f")._with_query(query, "x")
 
 
 def test_an_iri_query_may_hold_iprivate() -> None:

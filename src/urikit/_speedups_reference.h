@@ -462,6 +462,62 @@ static int uk_is_query(PyObject *text, int iri)
     }
 }
 
+/* whole[:cut] + "?" + query + whole[cut_end:], or whole[:cut] + whole[cut_end:] when
+ * query is None. */
+static PyObject *uk_spliced(PyObject *whole, ptrdiff_t cut, ptrdiff_t cut_end, PyObject *query)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(whole);
+    Py_ssize_t added = query == Py_None ? 0 : 1 + PyUnicode_GET_LENGTH(query);
+    if (PyUnicode_IS_ASCII(whole) && (query == Py_None || PyUnicode_IS_ASCII(query))) {
+        /* The common case: one copy of each piece into an ASCII text. */
+        PyObject *text = PyUnicode_New(cut + added + (length - cut_end), 127);
+        if (text == NULL) {
+            return NULL;
+        }
+        Py_UCS1 *to = PyUnicode_1BYTE_DATA(text);
+        const Py_UCS1 *from = PyUnicode_1BYTE_DATA(whole);
+        memcpy(to, from, (size_t)cut);
+        if (query != Py_None) {
+            to[cut] = '?';
+            memcpy(to + cut + 1, PyUnicode_1BYTE_DATA(query), (size_t)(added - 1));
+        }
+        memcpy(to + cut + added, from + cut_end, (size_t)(length - cut_end));
+        return text;
+    }
+    /* Any other: the pieces joined, which gives the text its narrowest kind. */
+    PyObject *pieces = PyTuple_New(query == Py_None ? 2 : 4);
+    if (pieces == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    PyObject *piece = PyUnicode_Substring(whole, 0, cut);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count++, piece);
+    if (query != Py_None) {
+        piece = PyUnicode_FromOrdinal('?');
+        if (piece == NULL) {
+            Py_DECREF(pieces);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(pieces, count++, piece);
+        PyTuple_SET_ITEM(pieces, count++, Py_NewRef(query));
+    }
+    piece = PyUnicode_Substring(whole, cut_end, length);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count, piece);
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *text = empty == NULL ? NULL : PyUnicode_Join(empty, pieces);
+    Py_XDECREF(empty);
+    Py_DECREF(pieces);
+    return text;
+}
+
 /* r._replace_query(query): the reference of r's class whose text is r's with the query
  * replaced (a str) or removed with its "?" (None), or None when query is not a query of
  * the class's grammar.  Only the new query is scanned: the components before it keep
@@ -500,37 +556,7 @@ static PyObject *reference_replace_query(PyObject *op, PyObject *query)
     /* The "?" and the query, which the new ones replace: empty when there is none. */
     ptrdiff_t cut = ends[UK_C_PATH];
     ptrdiff_t cut_end = ends[UK_C_QUERY] >= 0 ? ends[UK_C_QUERY] : cut;
-    Py_ssize_t length = PyUnicode_GET_LENGTH(self->text);
-    PyObject *pieces = PyTuple_New(query == Py_None ? 2 : 4);
-    if (pieces == NULL) {
-        return NULL;
-    }
-    Py_ssize_t count = 0;
-    PyObject *piece = PyUnicode_Substring(self->text, 0, cut);
-    if (piece == NULL) {
-        Py_DECREF(pieces);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(pieces, count++, piece);
-    if (query != Py_None) {
-        piece = PyUnicode_FromOrdinal('?');
-        if (piece == NULL) {
-            Py_DECREF(pieces);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(pieces, count++, piece);
-        PyTuple_SET_ITEM(pieces, count++, Py_NewRef(query));
-    }
-    piece = PyUnicode_Substring(self->text, cut_end, length);
-    if (piece == NULL) {
-        Py_DECREF(pieces);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(pieces, count, piece);
-    PyObject *empty = PyUnicode_New(0, 0);
-    PyObject *text = empty == NULL ? NULL : PyUnicode_Join(empty, pieces);
-    Py_XDECREF(empty);
-    Py_DECREF(pieces);
+    PyObject *text = uk_spliced(self->text, cut, cut_end, query);
     if (text == NULL) {
         return NULL;
     }

@@ -33,7 +33,7 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import Final, TypeAlias, get_args
+from typing import Final, NoReturn, TypeAlias, get_args
 
 from .errors import URIError
 from .grammar import UNRESERVED
@@ -80,7 +80,11 @@ NameMatcher: TypeAlias = str | Collection[str] | Callable[[str], bool]
 
 def _check_codec(codec: str) -> None:
     if codec not in CODECS:
-        raise ValueError(f"unknown query codec {codec!r}; expected 'form' or 'rfc3986'")
+        _unknown_codec(codec)
+
+
+def _unknown_codec(codec: str) -> NoReturn:
+    raise ValueError(f"unknown query codec {codec!r}; expected 'form' or 'rfc3986'")
 
 
 def _check_name(name: object) -> None:
@@ -90,20 +94,24 @@ def _check_name(name: object) -> None:
 
 def _check_length(query: str, max_length: int) -> None:
     if len(query) > max_length:
-        raise URIError(
-            f"the query is {len(query)} characters long, more than the limit "
-            f"max_length={max_length}",
-            rule="query",
-        )
+        _too_long(query, max_length)
+
+
+def _too_long(query: str, max_length: int) -> NoReturn:
+    raise URIError(
+        f"the query is {len(query)} characters long, more than the limit max_length={max_length}",
+        rule="query",
+    )
 
 
 def _pieces(
     query: str, max_params: int = MAX_PARAMS, max_length: int = MAX_QUERY_LENGTH
 ) -> list[str]:
     """The query split on "&", empty pieces included, within the limits."""
-    if not isinstance(query, str):
+    if type(query) is not str and not isinstance(query, str):
         raise TypeError(f"a query is a str or None, not {type(query).__name__}")
-    _check_length(query, max_length)
+    if len(query) > max_length:
+        _too_long(query, max_length)
     pieces = query.split("&")
     count = len(pieces) - pieces.count("")
     if count > max_params:
@@ -263,6 +271,8 @@ def _text_of(value: QueryValue) -> str | None:
 
 def _values(value: QueryValues) -> list[str | None]:
     """One value, or each of a sequence (a ``str`` is one value), as text."""
+    if type(value) is str:
+        return [value]
     if value is None or isinstance(value, (str, int, float)):
         return [_text_of(value)]
     if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
@@ -319,6 +329,8 @@ def encode_param(name: str, value: QueryValue, codec: Codec = "form", *, iri: bo
 
 def _encode_pairs(name: str, value: QueryValues, codec: Codec, iri: bool) -> list[str]:
     """The pairs of ``name`` and each value, as :func:`encode_param` writes them."""
+    if type(value) is str and type(name) is str:  # one text value: what most calls give
+        return [f"{_encode(name, codec, iri)}={_encode(value, codec, iri)}"]
     _check_name(name)
     texts = _values(value)
     if not texts:
@@ -338,13 +350,19 @@ def _encode_pairs(name: str, value: QueryValues, codec: Codec, iri: bool) -> lis
 
 
 def _result(query: str) -> str:
-    _check_length(query, MAX_QUERY_LENGTH)
+    if len(query) > MAX_QUERY_LENGTH:
+        _too_long(query, MAX_QUERY_LENGTH)
     return query
 
 
 def _join(pieces: list[str]) -> str | None:
     """The query of ``pieces``; ``None`` when none is left (the "?" goes too)."""
-    return _result("&".join(pieces)) if pieces else None
+    if not pieces:
+        return None
+    query = "&".join(pieces)
+    if len(query) > MAX_QUERY_LENGTH:
+        _too_long(query, MAX_QUERY_LENGTH)
+    return query
 
 
 # -- editing ----------------------------------------------------------------------------
@@ -414,7 +432,8 @@ def add_query_param(
     >>> add_query_param(None, "tag", ["a", "b"])
     'tag=a&tag=b'
     """
-    _check_codec(codec)
+    if codec not in CODECS:
+        _unknown_codec(codec)
     added = _encode_pairs(name, value, codec, iri)
     if not added:
         return query
@@ -444,7 +463,8 @@ def set_query_param(
     >>> set_query_param("", "a", 1)
     'a=1'
     """
-    _check_codec(codec)
+    if codec not in CODECS:
+        _unknown_codec(codec)
     new = _encode_pairs(name, value, codec, iri)
     if query is None or query == "":
         return _join(new) if new else query
@@ -452,7 +472,12 @@ def set_query_param(
     kept: list[str] = []
     found = False
     for piece in pieces:
-        if piece and _name_of(piece, codec) == name:
+        key = piece.partition("=")[0]
+        # A name with no "%" and no "+" is its own decoded form (the first test is
+        # _name_of's, without the call).
+        if ("%" in key or "+" in key) and piece:
+            key = _name_of(piece, codec)
+        if key == name and piece:
             if not found:
                 kept.extend(new)
                 found = True

@@ -1031,31 +1031,42 @@ class _Reference(Store):
     ) -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
         query = _query.with_query_params(pairs, codec=codec)
-        return self._with_query(query)
+        return self._with_query(query, self.query)
 
     def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
-        query = _query.add_query_param(self.query, name, value, codec=codec)
-        return self._with_query(query)
+        old = self.query
+        query = _query.add_query_param(old, name, value, codec=codec)
+        if query == old:
+            return self
+        made = self._replace_query(query)
+        return self._with_query(query, old) if made is None else made
 
     def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
-        query = _query.set_query_param(self.query, name, value, codec=codec)
-        return self._with_query(query)
+        old = self.query
+        query = _query.set_query_param(old, name, value, codec=codec)
+        if query == old:
+            return self
+        made = self._replace_query(query)
+        return self._with_query(query, old) if made is None else made
 
     def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
-        return self._with_query(_query.remove_query_param(self.query, name, codec=codec))
+        old = self.query
+        return self._with_query(_query.remove_query_param(old, name, codec=codec), old)
 
     def remove_query_params(self, names: NameMatcher, *, codec: Codec = "form") -> Self:
         """A new reference without the parameters ``names`` matches (§3.4): a glob
         on the decoded name (``"utm_*"``), a collection of exact names, or a
         predicate on the decoded name."""
-        return self._with_query(_query.remove_query_params(self.query, names, codec=codec))
+        old = self.query
+        return self._with_query(_query.remove_query_params(old, names, codec=codec), old)
 
-    def _with_query(self, query: str | None) -> Self:
-        """This reference with its query text replaced, the rest kept byte for byte."""
-        if query == self.query:
+    def _with_query(self, query: str | None, old: str | None) -> Self:
+        """This reference with its query text ``old`` replaced by ``query``, the rest kept
+        byte for byte."""
+        if query == old:
             return self
         made = self._replace_query(query)
         if made is not None:
