@@ -16,7 +16,8 @@ What each case does, and how faithful it is as a "parse" of RFC 3986:
   (``URIReference.is_valid()`` still exists but warns that it is deprecated).
 - ``yarl.URL``: WHATWG-flavoured parse with percent-encoding of the input; LRU caches
   cleared before each pass.
-- ``ada_url.URL``, ``can_ada.parse``: WHATWG URL Standard parsers in C++.
+- ``ada_url.URL``, ``can_ada.parse``: WHATWG URL Standard parsers in C++;
+  ``can_ada.can_parse`` (a bool, no URL object) is the peer of ``urikit.is_valid``.
 - ``hyperlink.URL.from_text``: hyperlink's own RFC 3986-based parse, no full validation.
 
 A second table times ``URI(u)`` and ``urikit.validate.check(u)`` on the valid lines and
@@ -51,11 +52,17 @@ REFERENCE = "urikit.URI"
 PURE = "urikit.URI (pure Python)"
 URITOOLS = "uritools.urisplit"
 RFC3986 = "rfc3986 parse+validate"
+CAN_ADA = "can_ada.parse"
+IS_VALID = "urikit.is_valid"
+CAN_PARSE = "can_ada.can_parse"
 
 TARGETS = (
     Target("urikit strict parse <= 1.5x uritools.urisplit time", URITOOLS, 1.5),
     Target("urikit >= 10x faster than rfc3986 parse+validate", RFC3986, 0.1),
+    Target("urikit.URI <= 0.5x can_ada.parse time (stretch 0.3x)", CAN_ADA, 0.5),
 )
+#: (case, peer, bound): targets whose reference is not urikit.URI.
+OTHER_TARGETS = ((IS_VALID, CAN_PARSE, 0.5),)
 
 
 def cases(urls: Sequence[str]) -> list[Case]:
@@ -134,6 +141,20 @@ def cases(urls: Sequence[str]) -> list[Case]:
 
         return over(urls, can_ada.parse)
 
+    def load_can_parse() -> Batch:
+        import can_ada
+
+        can_parse = can_ada.can_parse
+
+        def batch() -> int:
+            rejected = 0
+            for url in urls:
+                if not can_parse(url):
+                    rejected += 1
+            return rejected
+
+        return batch
+
     def load_hyperlink() -> Batch:
         import hyperlink
 
@@ -142,13 +163,14 @@ def cases(urls: Sequence[str]) -> list[Case]:
     return [
         Case(REFERENCE, load_compiled, distribution="urikit"),
         Case(PURE, load_pure, distribution="urikit"),
-        Case("urikit.is_valid", load_urikit_is_valid, distribution="urikit"),
+        Case(IS_VALID, load_urikit_is_valid, distribution="urikit"),
         Case("urllib.parse.urlsplit", load_urlsplit, clear_urlsplit),
         Case(URITOOLS, load_uritools, distribution="uritools"),
         Case(RFC3986, load_rfc3986, distribution="rfc3986"),
         Case("yarl.URL", load_yarl, clear_yarl, distribution="yarl"),
         Case("ada_url.URL", load_ada_url, distribution="ada-url"),
-        Case("can_ada.parse", load_can_ada, distribution="can_ada"),
+        Case(CAN_ADA, load_can_ada, distribution="can_ada"),
+        Case(CAN_PARSE, load_can_parse, distribution="can_ada"),
         Case("hyperlink.URL.from_text", load_hyperlink, distribution="hyperlink"),
     ]
 
@@ -202,6 +224,18 @@ def main() -> None:
     print_environment()
     results = run(cases(urls), len(urls), args.repeat)
     print_table("Parse (bench/bench_parse.py)", results, REFERENCE, len(urls), TARGETS)
+    by_label = {r.label: r for r in results}
+    for label, peer_label, bound in OTHER_TARGETS:
+        case, peer = by_label.get(label), by_label.get(peer_label)
+        if case is None or peer is None or not case.per_item_us or not peer.per_item_us:
+            print(f"  {label} <= {bound:g}x {peer_label} time: not measured")
+            continue
+        ratio = case.per_item_us / peer.per_item_us
+        verdict = "met" if ratio <= bound else "NOT met"
+        print(
+            f"  {label} <= {bound:g}x {peer_label} time: {verdict}; {label} takes"
+            f" {ratio:.2f}x the time of {peer_label}"
+        )
     valid_and_rejected(urls, args.repeat)
 
 

@@ -154,6 +154,31 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Queries put in place of a reference's own: valid, none, empty, and not queries.
+REPLACED_QUERIES = (
+    None,
+    "",
+    "a=1&b",
+    "?/:@!$'()*+,;=%20",
+    "x\u00e9",
+    "\ue000",
+    "a b",
+    "#",
+    "%2",
+    "%",
+)
+
+
+def _parts_of(ref: Any) -> tuple[Any, ...]:
+    """A reference's type, text and every component and span."""
+    return (
+        type(ref).__name__,
+        ref._text,
+        ref._groups(),
+        tuple(ref._span(g) for g in range(9)),
+    )
+
+
 def _observe_reference(ref: Any) -> Iterator[tuple[str, Any]]:
     yield "str", str(ref)
     yield "repr", repr(ref)
@@ -179,11 +204,21 @@ def _observe_reference(ref: Any) -> Iterator[tuple[str, Any]]:
     yield "normalize syntax", _outcome(lambda: ref.normalize(level="syntax"))
     yield "normalize scheme", _outcome(lambda: ref.normalize())
     yield "with query", _outcome(lambda: ref.set_query_param("k", "v"))
+    for query in REPLACED_QUERIES:
+        replaced = ref._replace_query(query)
+        yield f"_replace_query {query!r}", None if replaced is None else _parts_of(replaced)
     if ref.scheme is not None:
         for other in REFERENCES:
             yield f"resolve {other}", _outcome(lambda o=other: ref.resolve(o))
     for base in BASES:
         yield f"against {base}", _outcome(lambda b=base: type(ref)(b).resolve(ref))
+
+
+#: The rules is_valid answers from one scan on the compiled path.
+SCANNED_RULES = (
+    "URI-reference", "URI", "absolute-URI", "relative-ref",
+    "IRI-reference", "IRI", "absolute-IRI", "irelative-ref",
+)  # fmt: skip
 
 
 def observe(module: ModuleType, text: str) -> dict[str, Any]:
@@ -200,7 +235,9 @@ def observe(module: ModuleType, text: str) -> dict[str, Any]:
         for key, value in _observe_reference(cls(text)):
             seen[f"{name} {key}"] = value
     seen["is_valid"] = module.is_valid(text)
-    seen["is_valid IRI"] = module.is_valid(text, "IRI-reference")
+    for rule in (*SCANNED_RULES, "authority", "path", "IPv6address"):
+        seen[f"is_valid {rule}"] = module.is_valid(text, rule)
+    seen["is_valid rule="] = module.is_valid(text=text, rule="absolute-URI")
     seen["normalize()"] = _outcome(lambda: module.normalize(text))
     for base in BASES[:2]:
         seen[f"resolve({base})"] = _outcome(lambda b=base: module.resolve(b, text))
@@ -285,7 +322,7 @@ def test_the_interface_is_the_same() -> None:
     pure, compiled = COMPILED._store.PureStore, COMPILED._speedups.Reference
     names = {
         "_parse", "_scan", "_from_match", "_refuse", "_text", "_group", "_span", "_groups",
-        *COMPONENTS,
+        "_construct_directly", "_validator", "_replace_query", *COMPONENTS,
     }  # fmt: skip
     for name in names:
         assert inspect.getdoc(getattr(compiled, name)) == inspect.getdoc(getattr(pure, name))
@@ -334,6 +371,80 @@ def test_construction_and_arguments() -> None:
     assert COMPILED._speedups.Reference("//h").host == "h"
     with pytest.raises(ValueError, match="not a reference"):
         COMPILED._speedups.Reference("a b")
+
+
+@needs_extension
+def test_the_direct_construction_is_the_class_call() -> None:
+    """URI(text) goes to the scan at once; a subclass, and a class with its own __new__
+    or __init__, take type.__call__, with the same answers and errors."""
+    uri, iri = COMPILED.URI, COMPILED.IRI
+    calls: list[str] = []
+
+    class Plain(uri):  # type: ignore[misc,valid-type]
+        __slots__ = ()
+
+    class WithInit(uri):  # type: ignore[misc,valid-type]
+        __slots__ = ()
+
+        def __init__(self, text: str) -> None:
+            calls.append(f"init {text}")
+
+    class WithNew(uri):  # type: ignore[misc,valid-type]
+        __slots__ = ()
+
+        def __new__(cls, text: str) -> Any:
+            calls.append(f"new {text}")
+            return super().__new__(cls, text)
+
+    for cls, seen in (
+        (uri, []),
+        (iri, []),
+        (Plain, []),
+        (WithInit, ["init"] * 3),
+        (WithNew, ["new"] * 4),
+    ):
+        calls.clear()
+        made = cls("http://h/p?q#f")
+        assert type(made) is cls and made.fragment == "f" and not gc.is_tracked(made)
+        assert type(cls(made)) is cls and type(cls(text="a:b")) is cls
+        with pytest.raises(COMPILED.URIError) as error:
+            cls("http://h/a b")
+        assert error.value.position == 10
+        with pytest.raises(TypeError):
+            cls("a:b", "c:d")
+        with pytest.raises(TypeError):
+            cls("a:b", extra=1)
+        assert [call.split()[0] for call in calls] == seen, cls
+    assert iri("http://\u00e9/").host == "\u00e9"
+    with pytest.raises(COMPILED.URIError):
+        uri("http://\u00e9/")
+
+
+@needs_extension
+def test_is_valid_answers_as_the_function_it_stands_for() -> None:
+    compiled_is_valid = COMPILED.is_valid
+    assert compiled_is_valid is COMPILED.validate.is_valid
+    assert type(compiled_is_valid) is not type(PURE.is_valid)  # the compiled one is in C
+    assert [
+        (p.name, p.kind, p.default)
+        for p in inspect.signature(compiled_is_valid).parameters.values()
+    ] == [(p.name, p.kind, p.default) for p in inspect.signature(PURE.is_valid).parameters.values()]
+
+    class Text(str):
+        pass
+
+    for text in ("http://a/b#c", "//h/p", "a b", Text("x:y"), "\u00e9:x"):
+        for rule in (*SCANNED_RULES, Text("URI"), "scheme"):
+            assert compiled_is_valid(text, rule) is PURE.is_valid(text, rule), (text, rule)
+    for module in (COMPILED, PURE):
+        with pytest.raises(TypeError, match=r"^is_valid\(\) takes a str, not bytes$"):
+            module.is_valid(b"a:b")
+        with pytest.raises(ValueError, match=r"^unknown rule 'uri'"):
+            module.is_valid("a:b", "uri")
+        with pytest.raises(TypeError):
+            module.is_valid()
+        with pytest.raises(TypeError):
+            module.is_valid("a:b", "URI", "extra")
 
 
 @needs_extension

@@ -490,3 +490,45 @@ def test_iri_edits_may_keep_iri_characters() -> None:
     assert add_query_param("q=café", "x", "ü é", iri=True) == "q=café&x=ü+é"
     assert add_query_param(None, "x", "ü é", codec="rfc3986", iri=True) == "x=ü%20é"
     assert add_query_param(None, "x", "\u200f", iri=True) == "x=%E2%80%8F"
+
+
+# --- the edit puts the new query text in place (RFC 3986 §3.4, §5.3) -----------------------
+
+
+@pytest.mark.parametrize("cls", [URI, IRI])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://a/b?c=1#f", "http://a/b?c=1", "http://a/b#f", "http://a/b", "?c", "#f", "",
+        "//u@h:1/p?q=1&q=2#f?g", "mailto:a@b?subject=x", "urn:x:y", "p?&&#",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("query", [None, "", "k=v", "a=1&b&c=", "k=%C3%A9"])
+def test_the_new_query_is_spliced_in_place(
+    cls: type[URI | IRI], text: str, query: str | None
+) -> None:
+    ref = cls(text)
+    replaced = ref._replace_query(query)
+    start, end = ref._span(7)
+    if start < 0:
+        start = end = ref._span(6)[1]
+    else:
+        start -= 1
+    expected = cls(text[:start] + ("" if query is None else "?" + query) + text[end:])
+    assert replaced is not None and type(replaced) is cls
+    assert str(replaced) == str(expected)
+    assert replaced.parts == expected.parts
+    assert [replaced._span(g) for g in range(9)] == [expected._span(g) for g in range(9)]
+
+
+@pytest.mark.parametrize("query", ["a b", "#", "%2", "k=\u00e9"])
+def test_a_text_that_is_no_query_is_not_spliced(query: str) -> None:
+    assert URI("http://a/?x#f")._replace_query(query) is None
+    with pytest.raises(URIError):
+        URI("http://a/?x#f")._with_query(query, "x")
+
+
+def test_an_iri_query_may_hold_iprivate() -> None:
+    assert IRI("http://a/")._replace_query("\ue000") == "http://a/?\ue000"
+    assert URI("http://a/")._replace_query("\ue000") is None
+    assert IRI("http://a/")._replace_query("\u200e") is None  # RFC 3987 §4.1

@@ -339,6 +339,8 @@ static int uk_holds_only_text(PyTypeObject *cls)
 
 typedef enum { UK_REFUSE, UK_NONE } uk_on_invalid;
 
+static PyObject *uk_instance(PyTypeObject *cls, PyObject *text, const ptrdiff_t spans[UK_SPANS]);
+
 /* A new instance of cls for the exact str text; when text is not a reference,
  * uk_refuse raises (UK_REFUSE) or None is returned (UK_NONE). */
 static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
@@ -364,9 +366,28 @@ static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
         }
         return uk_refuse(cls, st, text, iri);
     }
-    uk_reference *self = (uk_reference *)cls->tp_alloc(cls, 0);
-    if (self == NULL) {
-        return NULL;
+    return uk_instance(cls, text, spans);
+}
+
+/* A new instance of cls for the exact str text, a reference with these spans. */
+static PyObject *uk_instance(PyTypeObject *cls, PyObject *text, const ptrdiff_t spans[UK_SPANS])
+{
+    int untracked = PyType_IS_GC(cls) && uk_holds_only_text(cls);
+    uk_reference *self;
+    if (untracked && cls->tp_alloc == PyType_GenericAlloc) {
+        /* What tp_alloc gives, without zeroing what is filled in below and without
+         * tracking what would be untracked at once. */
+        self = PyObject_GC_New(uk_reference, cls);
+        if (self == NULL) {
+            return NULL;
+        }
+        self->text = NULL;
+        untracked = 0;
+    } else {
+        self = (uk_reference *)cls->tp_alloc(cls, 0);
+        if (self == NULL) {
+            return NULL;
+        }
     }
     if (PyUnicode_GET_LENGTH(text) > UK_NARROW_MAX) {
         self->ends.wide = PyMem_Malloc(UK_COMPONENTS * sizeof(ptrdiff_t));
@@ -383,7 +404,7 @@ static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
         }
     }
     self->text = Py_NewRef(text);
-    if (PyType_IS_GC(cls) && uk_holds_only_text(cls)) {
+    if (untracked) {
         PyObject_GC_UnTrack(self);
     }
     return (PyObject *)self;
@@ -423,6 +444,315 @@ static PyObject *reference_new(PyTypeObject *cls, PyObject *args, PyObject *kwds
         return NULL;
     }
     PyObject *result = uk_build(cls, st, text, UK_REFUSE);
+    Py_DECREF(text);
+    return result;
+}
+
+/* --- calling the class: cls(text) without a Python frame or an argument tuple ------------ *
+ *
+ * cls._construct_directly() makes cls(text) for an exact str text that is a reference
+ * scan and allocate at once (the vectorcall of the class object, which CPython calls
+ * for cls(...)); anything else (another argument, an invalid text) takes the general
+ * way, type.__call__ and reference_new, so that the answer and the error are the
+ * same.  A class whose __new__ or __init__ is not Reference's takes the general way
+ * too.  The vectorcall is the class's own: a subclass does not inherit it. */
+
+/* type.__call__(callable, *args, **kwargs) from the arguments of a vectorcall. */
+static PyObject *uk_call_type(PyObject *callable, PyObject *const *args, size_t nargsf,
+                              PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *tuple = PyTuple_New(nargs);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    }
+    PyObject *kwargs = NULL;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        kwargs = PyDict_New();
+        if (kwargs == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+                Py_DECREF(kwargs);
+                Py_DECREF(tuple);
+                return NULL;
+            }
+        }
+    }
+    PyObject *result = PyType_Type.tp_call(callable, tuple, kwargs);
+    Py_XDECREF(kwargs);
+    Py_DECREF(tuple);
+    return result;
+}
+
+static PyObject *uk_construct(PyObject *callable, PyObject *const *args, size_t nargsf,
+                              PyObject *kwnames, int iri)
+{
+    PyTypeObject *cls = (PyTypeObject *)callable;
+    if (PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL && PyUnicode_CheckExact(args[0]) &&
+        cls->tp_new == reference_new && cls->tp_init == PyBaseObject_Type.tp_init) {
+        ptrdiff_t spans[UK_SPANS];
+        int found = uk_scan_text(args[0], iri, spans);
+        if (found < 0) {
+            return NULL;
+        }
+        if (found) {
+            return uk_instance(cls, args[0], spans);
+        }
+    }
+    return uk_call_type(callable, args, nargsf, kwnames);
+}
+
+static PyObject *uk_construct_uri(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    return uk_construct(callable, args, nargsf, kwnames, 0);
+}
+
+static PyObject *uk_construct_iri(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    return uk_construct(callable, args, nargsf, kwnames, 1);
+}
+
+static PyObject *reference_construct_directly(PyObject *cls, PyObject *unused)
+{
+    (void)unused;
+    uk_state *st = uk_state_of((PyTypeObject *)cls);
+    if (st == NULL) {
+        return NULL;
+    }
+    PyObject *flag = PyObject_GetAttr(cls, st->str_iri);
+    if (flag == NULL) {
+        return NULL;
+    }
+    int iri = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    if (iri < 0) {
+        return NULL;
+    }
+    ((PyTypeObject *)cls)->tp_vectorcall = iri ? uk_construct_iri : uk_construct_uri;
+    Py_RETURN_NONE;
+}
+
+/* --- is_valid for the rules the scanner decides ---------------------------------------- *
+ *
+ * Reference._validator(fallback) gives is_valid(text, rule="URI-reference"), a function
+ * with fallback (the Python is_valid) as its self: for a str text and one of the eight
+ * reference rules it answers from one scan, as urikit.validate does with scan(); any
+ * other call is fallback's, with the same arguments. */
+
+typedef struct {
+    const char *name;
+    int iri, needs_scheme, no_fragment, no_scheme;
+} uk_scanned_rule;
+
+/* The order of urikit.validate._SCANNED. */
+static const uk_scanned_rule uk_scanned_rules[] = {
+    {"URI-reference", 0, 0, 0, 0}, {"URI", 0, 1, 0, 0},          {"absolute-URI", 0, 1, 1, 0},
+    {"relative-ref", 0, 0, 0, 1},  {"IRI-reference", 1, 0, 0, 0}, {"IRI", 1, 1, 0, 0},
+    {"absolute-IRI", 1, 1, 1, 0},  {"irelative-ref", 1, 0, 0, 1},
+};
+
+static PyObject *uk_is_valid(PyObject *fallback, PyObject *const *args, size_t nargsf,
+                             PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    const uk_scanned_rule *rule = NULL;
+    if (kwnames == NULL && (nargs == 1 || nargs == 2) && PyUnicode_Check(args[0])) {
+        if (nargs == 1) {
+            rule = &uk_scanned_rules[0];
+        } else if (PyUnicode_Check(args[1])) {
+            for (size_t i = 0; i < sizeof uk_scanned_rules / sizeof uk_scanned_rules[0]; i++) {
+                if (PyUnicode_CompareWithASCIIString(args[1], uk_scanned_rules[i].name) == 0) {
+                    rule = &uk_scanned_rules[i];
+                    break;
+                }
+            }
+        }
+    }
+    if (rule == NULL) {
+        return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
+    }
+    ptrdiff_t spans[UK_SPANS];
+    int found = uk_scan_text(args[0], rule->iri, spans);
+    if (found < 0) {
+        return NULL;
+    }
+    int has_scheme = found && spans[0] >= 0;
+    int valid = found && (has_scheme || !rule->needs_scheme) && !(rule->no_scheme && has_scheme) &&
+                !(rule->no_fragment && spans[2 * UK_C_FRAGMENT] >= 0);
+    return PyBool_FromLong(valid);
+}
+
+static PyMethodDef uk_is_valid_def = {
+    "is_valid", (PyCFunction)(void (*)(void))uk_is_valid, METH_FASTCALL | METH_KEYWORDS,
+    "is_valid(text, rule='URI-reference')\n--\n\n"
+    "Does text match the ABNF rule rule exactly?  (urikit.validate.is_valid: the eight\n"
+    "reference rules from one scan by the compiled core, the others by the grammar.)"};
+
+static PyObject *reference_validator(PyObject *unused, PyObject *fallback)
+{
+    (void)unused;
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "_validator() takes a callable");
+        return NULL;
+    }
+    PyObject *module = PyObject_GetAttrString(fallback, "__module__");
+    if (module == NULL) {
+        return NULL;
+    }
+    PyObject *function = PyCFunction_NewEx(&uk_is_valid_def, fallback, module);
+    Py_DECREF(module);
+    return function;
+}
+
+/* --- a new query in an old reference ---------------------------------------------------- */
+
+/* 1 when all of the str text is a query of the grammar (iri), RFC 3986 §3.4 or RFC 3987
+ * §2.2 iquery; 0 when it is not; -1 on error. */
+static int uk_is_query(PyObject *text, int iri)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return -1;
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const void *data = PyUnicode_DATA(text);
+    const uk_ext ext = iri ? (uk_ext){uk_iri_query_ext, UK_IRI_QUERY_EXT_COUNT} : uk_no_ext;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        return uk_star_ucs1((const uint8_t *)data, 0, n, UK_QUERY, ext) == n;
+    case PyUnicode_2BYTE_KIND:
+        return uk_star_ucs2((const uint16_t *)data, 0, n, UK_QUERY, ext) == n;
+    case PyUnicode_4BYTE_KIND:
+        return uk_star_ucs4((const uint32_t *)data, 0, n, UK_QUERY, ext) == n;
+    default:
+        PyErr_BadInternalCall();
+        return -1;
+    }
+}
+
+/* whole[:cut] + "?" + query + whole[cut_end:], or whole[:cut] + whole[cut_end:] when
+ * query is None. */
+static PyObject *uk_spliced(PyObject *whole, ptrdiff_t cut, ptrdiff_t cut_end, PyObject *query)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(whole);
+    Py_ssize_t added = query == Py_None ? 0 : 1 + PyUnicode_GET_LENGTH(query);
+    if (PyUnicode_IS_ASCII(whole) && (query == Py_None || PyUnicode_IS_ASCII(query))) {
+        /* The common case: one copy of each piece into an ASCII text. */
+        PyObject *text = PyUnicode_New(cut + added + (length - cut_end), 127);
+        if (text == NULL) {
+            return NULL;
+        }
+        Py_UCS1 *to = PyUnicode_1BYTE_DATA(text);
+        const Py_UCS1 *from = PyUnicode_1BYTE_DATA(whole);
+        memcpy(to, from, (size_t)cut);
+        if (query != Py_None) {
+            to[cut] = '?';
+            memcpy(to + cut + 1, PyUnicode_1BYTE_DATA(query), (size_t)(added - 1));
+        }
+        memcpy(to + cut + added, from + cut_end, (size_t)(length - cut_end));
+        return text;
+    }
+    /* Any other: the pieces joined, which gives the text its narrowest kind. */
+    PyObject *pieces = PyTuple_New(query == Py_None ? 2 : 4);
+    if (pieces == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    PyObject *piece = PyUnicode_Substring(whole, 0, cut);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count++, piece);
+    if (query != Py_None) {
+        piece = PyUnicode_FromOrdinal('?');
+        if (piece == NULL) {
+            Py_DECREF(pieces);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(pieces, count++, piece);
+        PyTuple_SET_ITEM(pieces, count++, Py_NewRef(query));
+    }
+    piece = PyUnicode_Substring(whole, cut_end, length);
+    if (piece == NULL) {
+        Py_DECREF(pieces);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(pieces, count, piece);
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *text = empty == NULL ? NULL : PyUnicode_Join(empty, pieces);
+    Py_XDECREF(empty);
+    Py_DECREF(pieces);
+    return text;
+}
+
+/* r._replace_query(query): the reference of r's class whose text is r's with the query
+ * replaced (a str) or removed with its "?" (None), or None when query is not a query of
+ * the class's grammar.  Only the new query is scanned: the components before it keep
+ * their ends, the fragment's moves by the change in length (RFC 3986 §4.1: the query
+ * stands between "?" and "#" or the end). */
+static PyObject *reference_replace_query(PyObject *op, PyObject *query)
+{
+    uk_reference *self = (uk_reference *)op;
+    PyTypeObject *cls = Py_TYPE(op);
+    if (query != Py_None && !PyUnicode_Check(query)) {
+        PyErr_Format(PyExc_TypeError, "_replace_query() takes a str or None, not %.200s",
+                     Py_TYPE(query)->tp_name);
+        return NULL;
+    }
+    if (query != Py_None) {
+        uk_state *st = uk_state_of(cls);
+        if (st == NULL) {
+            return NULL;
+        }
+        PyObject *flag = PyObject_GetAttr((PyObject *)cls, st->str_iri);
+        if (flag == NULL) {
+            return NULL;
+        }
+        int iri = PyObject_IsTrue(flag);
+        Py_DECREF(flag);
+        if (iri < 0) {
+            return NULL;
+        }
+        int valid = uk_is_query(query, iri);
+        if (valid <= 0) {
+            return valid < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    ptrdiff_t ends[UK_COMPONENTS];
+    uk_load_ends(self, ends);
+    /* The "?" and the query, which the new ones replace: empty when there is none. */
+    ptrdiff_t cut = ends[UK_C_PATH];
+    ptrdiff_t cut_end = ends[UK_C_QUERY] >= 0 ? ends[UK_C_QUERY] : cut;
+    PyObject *text = uk_spliced(self->text, cut, cut_end, query);
+    if (text == NULL) {
+        return NULL;
+    }
+    ptrdiff_t spans[UK_SPANS];
+    for (int k = 0; k < UK_COMPONENTS; k++) {
+        spans[2 * k] = -1; /* uk_instance reads the ends alone */
+        spans[2 * k + 1] = ends[k];
+    }
+    ptrdiff_t query_end = cut;
+    if (query != Py_None) {
+        query_end = cut + 1 + PyUnicode_GET_LENGTH(query);
+        spans[2 * UK_C_QUERY + 1] = query_end;
+    } else {
+        spans[2 * UK_C_QUERY + 1] = -1;
+    }
+    if (ends[UK_C_FRAGMENT] >= 0) {
+        spans[2 * UK_C_FRAGMENT + 1] = ends[UK_C_FRAGMENT] - cut_end + query_end;
+    }
+    PyObject *result = uk_instance(cls, text, spans);
     Py_DECREF(text);
     return result;
 }
@@ -615,6 +945,12 @@ static PyMethodDef reference_methods[] = {
      "A reference from the str text, or None when it is not one."},
     {"_from_match", (PyCFunction)reference_from_match, METH_O | METH_CLASS,
      "A reference from a full match of the grammar's reference pattern."},
+    {"_construct_directly", (PyCFunction)reference_construct_directly, METH_NOARGS | METH_CLASS,
+     "Make cls(text) scan and build without type.__call__'s argument tuple; cls keeps\n"
+     "the grammar its _iri selects now (a subclass calls this for itself)."},
+    {"_validator", (PyCFunction)reference_validator, METH_O | METH_STATIC,
+     "is_valid(text, rule='URI-reference') deciding the reference rules by one scan\n"
+     "and leaving every other call to fallback (urikit.validate)."},
     {"_refuse", (PyCFunction)reference_refuse, METH_O | METH_CLASS,
      "Raise the error for a text that is not a reference (subclasses say more)."},
     {"_group", (PyCFunction)reference_group, METH_O,
@@ -623,6 +959,9 @@ static PyMethodDef reference_methods[] = {
     {"_span", (PyCFunction)reference_span, METH_O,
      "The span of group g (1 scheme ... 8 fragment; 0 the text); (-1, -1) when\n"
      "undefined."},
+    {"_replace_query", (PyCFunction)reference_replace_query, METH_O,
+     "This reference with the query replaced (a str) or removed with its \"?\" (None),\n"
+     "the rest kept as it is; None when query is not a query of the class's grammar."},
     {"_groups", (PyCFunction)reference_groups, METH_NOARGS,
      "The eight components, None where undefined."},
     {"__sizeof__", (PyCFunction)reference_sizeof, METH_NOARGS, NULL},

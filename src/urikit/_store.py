@@ -21,7 +21,12 @@ for a text that is not a reference):
 * ``cls(text)``: ``text`` a ``str`` or a reference (its text), parsed by ``cls``'s
   grammar; ``cls._parse(text)`` the same for a ``str`` an operation built;
   ``cls._scan(text)`` the same, but ``None`` where ``cls._refuse`` would raise;
-  ``cls._from_match(m)`` from a full match of ``cls._fullmatch``;
+  ``cls._from_match(m)`` from a full match of ``cls._fullmatch``; ``r._replace_query(q)``
+  the same reference with another query (or none), or ``None`` for a ``q`` that is
+  no query;
+  ``cls._construct_directly()`` makes the compiled store's ``cls(text)`` go from the
+  call straight to the scan (a no-op here); ``Store._validator(is_valid)`` gives
+  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here);
 * ``r._text``; ``r.scheme`` ... ``r.fragment``, ``None`` when undefined (RFC 3986
   §5.3); ``r._group(g)``, ``r._span(g)`` by the group number ``g`` of
   ``Grammar.reference`` (0 the text, 1 scheme ... 8 fragment), ``(-1, -1)`` for an undefined
@@ -100,9 +105,37 @@ class PureStore:
         return self
 
     @classmethod
+    def _construct_directly(cls) -> None:
+        """Make cls(text) scan and build without type.__call__'s argument tuple; cls keeps
+        the grammar its _iri selects now (a subclass calls this for itself)."""
+        # The compiled store's class call; here cls(text) is already __new__ alone.
+
+    @staticmethod
+    def _validator(fallback: Callable[[str, str], bool]) -> Callable[[str, str], bool]:
+        """is_valid(text, rule='URI-reference') deciding the reference rules by one scan
+        and leaving every other call to fallback (urikit.validate)."""
+        # The compiled store's answers in C; here the fallback is the whole of is_valid.
+        return fallback
+
+    @classmethod
     def _refuse(cls, text: str) -> NoReturn:
         """Raise the error for a text that is not a reference (subclasses say more)."""
         raise ValueError(f"not a reference: {text!r}")
+
+    def _replace_query(self, query: str | None) -> Self | None:
+        """This reference with the query replaced (a str) or removed with its "?" (None),
+        the rest kept as it is; None when query is not a query of the class's grammar."""
+        text = self._m.string
+        start, end = self._m.span(7)
+        if start < 0:
+            start = end = self._m.end(6)
+        else:
+            start -= 1  # the "?"
+        middle = "" if query is None else "?" + query
+        made = type(self)._scan(text[:start] + middle + text[end:])
+        if made is None or (query is not None and made._m.end(7) != start + len(middle)):
+            return None  # the new text is no reference, or the query did not stay one
+        return made
 
     @property
     def _text(self) -> str:

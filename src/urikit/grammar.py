@@ -22,9 +22,9 @@ from which two things are derived:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 __all__ = [
     "ALPHA",
@@ -622,20 +622,36 @@ class Grammar:
 
         #: Every rule of this grammar by name, as an expression (with its section).
         self.definitions: Mapping[str, Rule] = _rules(extra_unreserved, extra_query)
-        regex = _Regex(self.definitions)
-        self.sources: dict[str, str] = {
-            name: regex.source(rule.node) for name, rule in self.definitions.items()
+        self._regex = _Regex(self.definitions)
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    @cached_property
+    def sources(self) -> dict[str, str]:
+        """Every rule's regular-expression source, by name; written on first use."""
+        p = self.prefix
+        regex = self._regex
+        names = self.rule_names
+        sources = {
+            name: regex.source(rule.node)
+            for name, rule in self.definitions.items()
+            if name in names
         }
         # path = path-abempty / path-absolute / path-noscheme / path-rootless / path-empty
         # has the language of *( pchar / "/" ) (§3.3), which is the faster pattern.
         path_any = regex.source(self.path_node)
-        self.sources[p + "path"] = path_any
-        if self.iri:
-            # RFC 3987 §2.2 names no plain "unreserved": it stays for the zone ID only
-            del self.sources["unreserved"]
-        self._reference_source = self._reference(regex, path_any)
-        self.sources[("IRI" if self.iri else "URI") + "-reference"] = self._reference_source
-        self._compiled: dict[str, re.Pattern[str]] = {}
+        sources[p + "path"] = path_any
+        sources[("IRI" if self.iri else "URI") + "-reference"] = self._reference(regex, path_any)
+        return sources
+
+    def source(self, name: str) -> str:
+        """The source of the rule ``name`` as :attr:`sources` has it, written alone.
+
+        For a rule that :attr:`sources` takes as it is written from its
+        definition (not ``path`` or the reference), without writing the others.
+        """
+        if "sources" in self.__dict__:
+            return self.sources[name]
+        return self._regex.source(self.definitions[name].node)
 
     @property
     def path_node(self) -> Node:
@@ -653,20 +669,20 @@ class Grammar:
         ``"/"`` and then no ``"/"``), and a userinfo is tried only before an ``"@"``.
         """
         p = self.prefix
-        s = self.sources
         # IPv4address is in reg-name too: the parse tells them apart (§3.2.2).
         host = regex.source(alt(Ref("IP-literal"), Ref(p + "reg-name")))
-        userinfo_at = f"(?:(?=[^/?#@]*@)({s[p + 'userinfo']})@)?"
-        abempty = s[p + "path-abempty"]
+        userinfo_at = f"(?:(?=[^/?#@]*@)({self.source(p + 'userinfo')})@)?"
+        abempty = self.source(p + "path-abempty")
         # path-absolute / path-rootless / path-empty
         after_scheme = f"(?!//){path_any}"
         # path-absolute / path-noscheme / path-empty
-        noscheme = f"(?!//)(?:/{path_any}|{s[p + 'segment-nz-nc']}(?:/{path_any})?)?"
+        noscheme = f"(?!//)(?:/{path_any}|{self.source(p + 'segment-nz-nc')}(?:/{path_any})?)?"
+        query, fragment = self.source(p + "query"), self.source(p + "fragment")
         return (
-            rf"(?:({s['scheme']}):)?"
-            rf"(?://({userinfo_at}({host})(?::({s['port']}))?))?"
+            rf"(?:({self.source('scheme')}):)?"
+            rf"(?://({userinfo_at}({host})(?::({self.source('port')}))?))?"
             rf"((?(2){abempty}|(?(1){after_scheme}|{noscheme})))"
-            rf"(?:\?({s[p + 'query']}))?(?:#({s[p + 'fragment']}))?"
+            rf"(?:\?({query}))?(?:#({fragment}))?"
         )
 
     @cached_property
@@ -688,7 +704,13 @@ class Grammar:
 
     @cached_property
     def rule_names(self) -> frozenset[str]:
-        return frozenset(self.sources)
+        """The names of :attr:`sources`: every rule defined, but for the IRI grammar's
+        ``unreserved``."""
+        names = set(self.definitions)
+        if self.iri:
+            # RFC 3987 §2.2 names no plain "unreserved": it stays for the zone ID only
+            names.discard("unreserved")
+        return frozenset(names)
 
     def __repr__(self) -> str:
         return f"<Grammar {self.name}>"
@@ -700,18 +722,53 @@ URI_GRAMMAR: Final = Grammar("RFC 3986")
 #: less the bidi formatting characters (§4.1).
 IRI_GRAMMAR: Final = Grammar("RFC 3987", extra_unreserved=IRI_UCSCHAR, extra_query=IPRIVATE)
 
+
+class _Rules(Mapping[str, Grammar]):
+    """Every rule name either grammar knows, mapped to the grammar that defines it.
+
+    The table is made on first use, from the names of the rules (:attr:`Grammar.rule_names`).
+    """
+
+    @cached_property
+    def _table(self) -> dict[str, Grammar]:
+        table: dict[str, Grammar] = {}
+        for grammar in (URI_GRAMMAR, IRI_GRAMMAR):
+            names = grammar.rule_names
+            for name in grammar.definitions:
+                if name in names:
+                    table.setdefault(name, grammar)
+        return table
+
+    def __getitem__(self, name: str) -> Grammar:
+        return self._table[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __repr__(self) -> str:
+        return repr(self._table)
+
+
 #: Every rule name either grammar knows, mapped to the grammar that defines it.
-RULES: Final[Mapping[str, Grammar]] = {
-    **{name: URI_GRAMMAR for name in URI_GRAMMAR.sources},
-    **{name: IRI_GRAMMAR for name in IRI_GRAMMAR.sources if name not in URI_GRAMMAR.sources},
-}
+RULES: Final[Mapping[str, Grammar]] = _Rules()
 
 #: pct-encoded = "%" HEXDIG HEXDIG   (RFC 3986 §2.1): the source of one percent triplet.
-PCT_ENCODED: Final = URI_GRAMMAR.sources["pct-encoded"]
+PCT_ENCODED: Final = URI_GRAMMAR.source("pct-encoded")
 #: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )   (RFC 3986 §3.1), as a source.
-SCHEME: Final = URI_GRAMMAR.sources["scheme"]
+SCHEME: Final = URI_GRAMMAR.source("scheme")
 #: The "URL:" prefix of a URI written in text (RFC 3986 Appendix C), case-insensitive.
 URL_PREFIX: Final = _Regex({}).source(lit("URL:"))
 
-#: IPv4address alone: first-match-wins tells an IPv4 host from a reg-name (§3.2.2).
-IPV4_ADDRESS: Final = URI_GRAMMAR.rule("IPv4address")
+if TYPE_CHECKING:
+    #: IPv4address alone: first-match-wins tells an IPv4 host from a reg-name (§3.2.2).
+    IPV4_ADDRESS: re.Pattern[str]
+
+
+def __getattr__(name: str) -> object:
+    # IPV4_ADDRESS is compiled when first imported, not with the grammar.
+    if name == "IPV4_ADDRESS":
+        return URI_GRAMMAR.rule("IPv4address")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

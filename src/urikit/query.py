@@ -30,11 +30,13 @@ unknown codec) raises ``TypeError`` or ``ValueError``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import Final, TypeAlias, get_args
+from typing import Final, NoReturn, TypeAlias, get_args
 
 from .errors import URIError
+from .grammar import UNRESERVED
 from .percent import form_decode, form_encode, percent_decode, percent_encode
 from .types import Codec, DecodeErrors
 
@@ -78,7 +80,11 @@ NameMatcher: TypeAlias = str | Collection[str] | Callable[[str], bool]
 
 def _check_codec(codec: str) -> None:
     if codec not in CODECS:
-        raise ValueError(f"unknown query codec {codec!r}; expected 'form' or 'rfc3986'")
+        _unknown_codec(codec)
+
+
+def _unknown_codec(codec: str) -> NoReturn:
+    raise ValueError(f"unknown query codec {codec!r}; expected 'form' or 'rfc3986'")
 
 
 def _check_name(name: object) -> None:
@@ -88,22 +94,26 @@ def _check_name(name: object) -> None:
 
 def _check_length(query: str, max_length: int) -> None:
     if len(query) > max_length:
-        raise URIError(
-            f"the query is {len(query)} characters long, more than the limit "
-            f"max_length={max_length}",
-            rule="query",
-        )
+        _too_long(query, max_length)
+
+
+def _too_long(query: str, max_length: int) -> NoReturn:
+    raise URIError(
+        f"the query is {len(query)} characters long, more than the limit max_length={max_length}",
+        rule="query",
+    )
 
 
 def _pieces(
     query: str, max_params: int = MAX_PARAMS, max_length: int = MAX_QUERY_LENGTH
 ) -> list[str]:
     """The query split on "&", empty pieces included, within the limits."""
-    if not isinstance(query, str):
+    if type(query) is not str and not isinstance(query, str):
         raise TypeError(f"a query is a str or None, not {type(query).__name__}")
-    _check_length(query, max_length)
+    if len(query) > max_length:
+        _too_long(query, max_length)
     pieces = query.split("&")
-    count = sum(1 for piece in pieces if piece)
+    count = len(pieces) - pieces.count("")
     if count > max_params:
         raise URIError(
             f"the query has {count} parameters, more than the limit max_params={max_params}",
@@ -129,7 +139,10 @@ def _decode_at(text: str, codec: str, errors: str, query: str, offset: int) -> s
 
 def _name_of(piece: str, codec: str) -> str:
     """The decoded name of a piece, for matching; never fails (§2.5 octets kept)."""
-    return _decode(piece.partition("=")[0], codec, "surrogateescape")
+    name = piece.partition("=")[0]
+    if "%" not in name and (codec != "form" or "+" not in name):
+        return name  # nothing to decode
+    return _decode(name, codec, "surrogateescape")
 
 
 # -- reading --------------------------------------------------------------------------
@@ -258,19 +271,27 @@ def _text_of(value: QueryValue) -> str | None:
 
 def _values(value: QueryValues) -> list[str | None]:
     """One value, or each of a sequence (a ``str`` is one value), as text."""
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return [_text_of(item) for item in value]
-    if isinstance(value, (str, int, float)) or value is None:
+    if type(value) is str:
+        return [value]
+    if value is None or isinstance(value, (str, int, float)):
         return [_text_of(value)]
+    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+        return [_text_of(item) for item in value]
     raise TypeError(
         "a query value is a str, int, float, bool or None, or a sequence of them, "
         f"not {type(value).__name__}"
     )
 
 
+#: A text of unreserved characters alone, which both codecs write as it is (§2.3).
+_PLAIN: Final = re.compile(f"[{UNRESERVED}]*").fullmatch
+
+
 def _encode(text: str, codec: str, iri: bool) -> str:
     if not isinstance(text, str):
         raise TypeError(f"query names and values are str, not {type(text).__name__}")
+    if text.isascii() and (text.isalnum() or _PLAIN(text) is not None):
+        return text
     if codec == "form":
         if not iri or text.isascii():
             return form_encode(text)
@@ -307,18 +328,41 @@ def encode_param(name: str, value: QueryValue, codec: Codec = "form", *, iri: bo
 
 
 def _encode_pairs(name: str, value: QueryValues, codec: Codec, iri: bool) -> list[str]:
+    """The pairs of ``name`` and each value, as :func:`encode_param` writes them."""
+    if type(value) is str and type(name) is str:  # one text value: what most calls give
+        return [f"{_encode(name, codec, iri)}={_encode(value, codec, iri)}"]
     _check_name(name)
-    return [encode_param(name, text, codec, iri=iri) for text in _values(value)]
+    texts = _values(value)
+    if not texts:
+        return []
+    if name == "" and texts[0] is None:
+        raise ValueError("a parameter with an empty name and no value cannot be written")
+    encoded = _encode(name, codec, iri)
+    pairs = []
+    for text in texts:
+        if text is not None:
+            pairs.append(f"{encoded}={_encode(text, codec, iri)}")
+        elif name == "":
+            raise ValueError("a parameter with an empty name and no value cannot be written")
+        else:
+            pairs.append(encoded)
+    return pairs
 
 
 def _result(query: str) -> str:
-    _check_length(query, MAX_QUERY_LENGTH)
+    if len(query) > MAX_QUERY_LENGTH:
+        _too_long(query, MAX_QUERY_LENGTH)
     return query
 
 
 def _join(pieces: list[str]) -> str | None:
     """The query of ``pieces``; ``None`` when none is left (the "?" goes too)."""
-    return _result("&".join(pieces)) if pieces else None
+    if not pieces:
+        return None
+    query = "&".join(pieces)
+    if len(query) > MAX_QUERY_LENGTH:
+        _too_long(query, MAX_QUERY_LENGTH)
+    return query
 
 
 # -- editing ----------------------------------------------------------------------------
@@ -388,7 +432,8 @@ def add_query_param(
     >>> add_query_param(None, "tag", ["a", "b"])
     'tag=a&tag=b'
     """
-    _check_codec(codec)
+    if codec not in CODECS:
+        _unknown_codec(codec)
     added = _encode_pairs(name, value, codec, iri)
     if not added:
         return query
@@ -418,7 +463,8 @@ def set_query_param(
     >>> set_query_param("", "a", 1)
     'a=1'
     """
-    _check_codec(codec)
+    if codec not in CODECS:
+        _unknown_codec(codec)
     new = _encode_pairs(name, value, codec, iri)
     if query is None or query == "":
         return _join(new) if new else query
@@ -426,7 +472,12 @@ def set_query_param(
     kept: list[str] = []
     found = False
     for piece in pieces:
-        if piece and _name_of(piece, codec) == name:
+        key = piece.partition("=")[0]
+        # A name with no "%" and no "+" is its own decoded form (the first test is
+        # _name_of's, without the call).
+        if ("%" in key or "+" in key) and piece:
+            key = _name_of(piece, codec)
+        if key == name and piece:
             if not found:
                 kept.extend(new)
                 found = True

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from pathlib import PurePath
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import ModuleType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -44,22 +44,12 @@ from typing import (
 )
 from urllib.parse import ParseResult, SplitResult
 
-from . import _fast, fileuri, legacy, lenient, mapping, paths
-from . import bidi as _bidi
 from . import query as _query
 from ._store import Store
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
-from .diagnose import locate
 from .errors import URIError
-from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, URI_GRAMMAR, Grammar
-from .normalize import normalize as normalize_parts
+from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .percent import percent_decode
-from .protocol_steps import ParamFilter, Steps
-from .query import NameMatcher, QueryValues
-from .report import Report
-from .resolve import check_base, transform_references
-from .resolve import relativize as relativize_parts
-from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import (
     Codec,
     Component,
@@ -74,7 +64,22 @@ from .types import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import PurePath
+
     from typing_extensions import Self
+
+    import urikit.normalize as _normalize
+    import urikit.resolve as _resolve
+
+    from . import _fast, fileuri, legacy, lenient, mapping, paths
+    from . import bidi as _bidi
+    from . import diagnose as _diagnose
+    from . import protocol_steps as _protocol_steps
+    from . import schemes as _schemes
+    from .protocol_steps import ParamFilter, Steps
+    from .query import NameMatcher, QueryValues
+    from .report import Report
+    from .schemes import SchemeRegistry
 
 __all__ = [
     "IRI",
@@ -96,6 +101,136 @@ _PORT_MAX: Final = 65535  # the largest TCP and UDP port (RFC 9293 §3.1, RFC 76
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 _R = TypeVar("_R", bound="_Reference")
+
+
+# -- the operations, loaded on first use ---------------------------------------------------
+#
+# ``import urikit`` loads the value and what constructing it needs; the operations of
+# floor 2 behind its methods (resolution, normalization, the IRI mappings, ...) are
+# loaded by the first method that calls one.  Each name below stands for its module
+# until then; the first attribute read imports the module and puts it in its place, so
+# later calls read the module itself.
+
+
+class _Deferred:
+    """A module of a lower floor, imported by ``load`` when an attribute is first read."""
+
+    __slots__ = ("_load", "_name")
+
+    def __init__(self, name: str, load: Callable[[], ModuleType]) -> None:
+        self._name = name
+        self._load = load
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = self._load()
+        globals()[self._name] = module
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<{self._name}, loaded on first use>"
+
+
+def _load_fast() -> ModuleType:
+    from . import _fast
+
+    return _fast
+
+
+def _load_bidi() -> ModuleType:
+    from . import bidi
+
+    return bidi
+
+
+def _load_diagnose() -> ModuleType:
+    from . import diagnose
+
+    return diagnose
+
+
+def _load_fileuri() -> ModuleType:
+    from . import fileuri
+
+    return fileuri
+
+
+def _load_legacy() -> ModuleType:
+    from . import legacy
+
+    return legacy
+
+
+def _load_lenient() -> ModuleType:
+    from . import lenient
+
+    return lenient
+
+
+def _load_mapping() -> ModuleType:
+    from . import mapping
+
+    return mapping
+
+
+def _load_normalize() -> ModuleType:
+    # ``from . import normalize`` would give the package's function of that name
+    from .normalize import normalize
+
+    return sys.modules[normalize.__module__]
+
+
+def _load_paths() -> ModuleType:
+    from . import paths
+
+    return paths
+
+
+def _load_protocol_steps() -> ModuleType:
+    from . import protocol_steps
+
+    return protocol_steps
+
+
+def _load_schemes() -> ModuleType:
+    from . import schemes
+
+    return schemes
+
+
+def _load_resolve() -> ModuleType:
+    # ``from . import resolve`` would give the package's function of that name
+    from .resolve import transform_references
+
+    return sys.modules[transform_references.__module__]
+
+
+if not TYPE_CHECKING:
+    _fast = _Deferred("_fast", _load_fast)
+    _bidi = _Deferred("_bidi", _load_bidi)
+    _diagnose = _Deferred("_diagnose", _load_diagnose)
+    fileuri = _Deferred("fileuri", _load_fileuri)
+    legacy = _Deferred("legacy", _load_legacy)
+    lenient = _Deferred("lenient", _load_lenient)
+    mapping = _Deferred("mapping", _load_mapping)
+    _normalize = _Deferred("_normalize", _load_normalize)
+    paths = _Deferred("paths", _load_paths)
+    _protocol_steps = _Deferred("_protocol_steps", _load_protocol_steps)
+    _resolve = _Deferred("_resolve", _load_resolve)
+    _schemes = _Deferred("_schemes", _load_schemes)
+
+
+class _DefaultRegistry:
+    """The default of a ``registry`` parameter: ``urikit.schemes.DEFAULT_REGISTRY``,
+    looked up when a call needs it (the registry's tables load on first use)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DEFAULT_REGISTRY"
+
+
+#: Stands for ``urikit.schemes.DEFAULT_REGISTRY`` as a default value.
+_DEFAULT_REGISTRY: Final = cast("SchemeRegistry", _DefaultRegistry())
 
 
 class Origin(NamedTuple):
@@ -125,15 +260,41 @@ def _host_key(host: str) -> str:
         return host.translate(_ASCII_LOWER)
 
 
-@dataclass(frozen=True)
 class Repaired(Generic[_R]):
     """What a lenient parse returns: the reference and every repair made (Appendix C).
 
-    It unpacks like a pair: ``uri, reports = URI.lenient(text)``.
+    It unpacks like a pair: ``uri, reports = URI.lenient(text)``.  Immutable; equal to
+    another with an equal reference and equal reports.
     """
 
+    __slots__ = ("reports", "uri")
+    __match_args__ = ("uri", "reports")
     uri: _R
     reports: list[Report]
+
+    def __init__(self, uri: _R, reports: list[Report]) -> None:
+        object.__setattr__(self, "uri", uri)
+        object.__setattr__(self, "reports", reports)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(uri={self.uri!r}, reports={self.reports!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.uri, self.reports) == (other.uri, other.reports)
+
+    def __hash__(self) -> int:
+        return hash((self.uri, self.reports))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), (self.uri, self.reports))
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.uri, self.reports))
@@ -143,6 +304,26 @@ class Repaired(Generic[_R]):
 
     def __getitem__(self, index: int) -> Any:
         return (self.uri, self.reports)[index]
+
+
+class _Pattern:
+    """A grammar's reference ``fullmatch``, compiled when a class first reads it.
+
+    On the compiled path construction never reads it, so the pattern is compiled only
+    when something needs the regular expression; then the class holds the bound
+    ``fullmatch`` itself.
+    """
+
+    def __init__(self, grammar: Grammar) -> None:
+        self._grammar = grammar
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: object, owner: type) -> Callable[[str], re.Match[str] | None]:
+        fullmatch = self._grammar.reference.fullmatch
+        type.__setattr__(owner, self._name, fullmatch)
+        return fullmatch
 
 
 class _Reference(Store):
@@ -164,12 +345,12 @@ class _Reference(Store):
         def _fullmatch(text: str) -> re.Match[str] | None: ...
 
     else:
-        _fullmatch = URI_GRAMMAR.reference.fullmatch
+        _fullmatch = _Pattern(URI_GRAMMAR)
 
     @classmethod
     def _refuse(cls, text: str) -> NoReturn:
         """Raise where and why ``text`` is not a reference of this class (``diagnose``)."""
-        raise locate(text, cls._grammar, cls._rule)
+        raise _diagnose.locate(text, cls._grammar, cls._rule)
 
     def _same(self, other: URI | IRI | str) -> Self:
         """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
@@ -310,7 +491,7 @@ class _Reference(Store):
             return None
         if host[:1] == "[":
             return "ipvfuture" if host[1] in "vV" else "ipv6"
-        return "ipv4" if IPV4_ADDRESS.fullmatch(host) else "reg-name"
+        return "ipv4" if URI_GRAMMAR.rule("IPv4address").fullmatch(host) else "reg-name"
 
     @property
     def zone_id(self) -> str | None:
@@ -477,7 +658,7 @@ class _Reference(Store):
         scheme = self.scheme
         if scheme is None or self.host is None:
             return None
-        spec = DEFAULT_REGISTRY.get(scheme)
+        spec = _schemes.DEFAULT_REGISTRY.get(scheme)
         return None if spec is None else spec.default_port
 
     @property
@@ -680,7 +861,7 @@ class _Reference(Store):
         'http://a/b/g'
         """
         base = self.parts
-        check_base(base)
+        _resolve.check_base(base)
         cls = type(self)
         if spec == "rfc3986":
             if (
@@ -697,7 +878,7 @@ class _Reference(Store):
                 and (target := cls._scan(fast)) is not None
             ):
                 return target
-            text = transform_references(base, self._same(ref).parts, strict=strict)
+            text = _resolve.transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc1630":
@@ -722,7 +903,7 @@ class _Reference(Store):
         '../g'
         """
         goal = self.resolve(target)
-        return type(self)._parse(relativize_parts(self.parts, goal.parts, self._grammar))
+        return type(self)._parse(_resolve.relativize(self.parts, goal.parts, self._grammar))
 
     # -- normalization (§6.2) -------------------------------------------------------
 
@@ -760,7 +941,7 @@ class _Reference(Store):
         self,
         *,
         level: Level = "scheme",
-        registry: SchemeRegistry = DEFAULT_REGISTRY,
+        registry: SchemeRegistry = _DEFAULT_REGISTRY,
         unicode: UnicodeForm | None = None,
         idna: IdnaForm | None = None,
         strip_host_dot: bool = False,
@@ -795,6 +976,8 @@ class _Reference(Store):
             drop_empty_query,
             drop_fragment,
         )
+        if registry is _DEFAULT_REGISTRY:
+            registry = _schemes.DEFAULT_REGISTRY
         return self._normalize(level, registry, steps)
 
     def _normalize(self, level: Level, registry: SchemeRegistry, steps: Steps | None) -> _Reference:
@@ -807,7 +990,7 @@ class _Reference(Store):
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
-        normal = normalize_parts(
+        normal = _normalize.normalize(
             self.parts, level=level, registry=registry, iri=self._grammar.iri, steps=steps
         )
         result: type[_Reference] = type(self)
@@ -865,40 +1048,54 @@ class _Reference(Store):
     ) -> Self:
         """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
         query = _query.with_query_params(pairs, codec=codec)
-        return self._with_query(query)
+        return self._with_query(query, self.query)
 
     def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
-        query = _query.add_query_param(self.query, name, value, codec=codec)
-        return self._with_query(query)
+        old = self.query
+        query = _query.add_query_param(old, name, value, codec=codec)
+        if query == old:
+            return self
+        made = self._replace_query(query)
+        return self._with_query(query, old) if made is None else made
 
     def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
-        query = _query.set_query_param(self.query, name, value, codec=codec)
-        return self._with_query(query)
+        old = self.query
+        query = _query.set_query_param(old, name, value, codec=codec)
+        if query == old:
+            return self
+        made = self._replace_query(query)
+        return self._with_query(query, old) if made is None else made
 
     def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
-        return self._with_query(_query.remove_query_param(self.query, name, codec=codec))
+        old = self.query
+        return self._with_query(_query.remove_query_param(old, name, codec=codec), old)
 
     def remove_query_params(self, names: NameMatcher, *, codec: Codec = "form") -> Self:
         """A new reference without the parameters ``names`` matches (§3.4): a glob
         on the decoded name (``"utm_*"``), a collection of exact names, or a
         predicate on the decoded name."""
-        return self._with_query(_query.remove_query_params(self.query, names, codec=codec))
+        old = self.query
+        return self._with_query(_query.remove_query_params(old, names, codec=codec), old)
 
-    def _with_query(self, query: str | None) -> Self:
-        """This reference with its query text replaced, the rest kept byte for byte."""
-        if query == self.query:
+    def _with_query(self, query: str | None, old: str | None) -> Self:
+        """This reference with its query text ``old`` replaced by ``query``, the rest kept
+        byte for byte."""
+        if query == old:
             return self
+        made = self._replace_query(query)
+        if made is not None:
+            return made
+        # Not a query of this grammar (§3.4): the parse of the new text says where.
         text = self._text
         start, end = self._span(7)
         if start < 0:
             start = end = self._span(6)[1]
         else:
             start -= 1  # the "?"
-        middle = "" if query is None else "?" + query
-        return type(self)._parse(text[:start] + middle + text[end:])
+        return type(self)._parse(f"{text[:start]}?{query}{text[end:]}")
 
     # -- the path (§3.3) ---------------------------------------------------------------
 
@@ -1021,10 +1218,8 @@ class IRI(_Reference):
     _rule: ClassVar[str] = "IRI-reference"
     _iri: ClassVar[bool] = True
 
-    # The IRI pattern is compiled on first use, not when urikit is imported.
-    @staticmethod
-    def _fullmatch(text: str) -> re.Match[str] | None:
-        return IRI_GRAMMAR.reference.fullmatch(text)
+    if not TYPE_CHECKING:
+        _fullmatch = _Pattern(IRI_GRAMMAR)
 
     def to_uri(self, *, idna: bool = False, nfc: bool = False) -> URI:
         """The URI this IRI maps to (RFC 3987 §3.1): non-ASCII characters as
@@ -1036,6 +1231,10 @@ class IRI(_Reference):
         """The components that break the Bidi IRI structure (RFC 3987 §4.2)."""
         return _bidi.bidi_reports(self.parts, self._text)
 
+
+# URI(text) and IRI(text) go from the call straight to the compiled store's scan.
+URI._construct_directly()
+IRI._construct_directly()
 
 #: A URI or IRI reference.
 AnyURI = URI | IRI
@@ -1079,7 +1278,7 @@ def resolve(
                 return target
             reference = URI._scan(ref)
             if reference is not None:
-                text = transform_references(parsed.parts, reference.parts, strict=strict)
+                text = _resolve.transform_references(parsed.parts, reference.parts, strict=strict)
                 return parsed if text == base else URI._parse(text)
         return parsed.resolve(ref, strict=strict, spec=spec)
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
@@ -1102,7 +1301,7 @@ def normalize(
     uri: URI | IRI | str,
     *,
     level: Level = "scheme",
-    registry: SchemeRegistry = DEFAULT_REGISTRY,
+    registry: SchemeRegistry = _DEFAULT_REGISTRY,
     unicode: UnicodeForm | None = None,
     idna: IdnaForm | None = None,
     strip_host_dot: bool = False,
@@ -1119,6 +1318,8 @@ def normalize(
     >>> str(normalize("HTTP://Example.COM:80"))
     'http://example.com/'
     """
+    if registry is _DEFAULT_REGISTRY:
+        registry = _schemes.DEFAULT_REGISTRY
     if (
         type(uri) is str
         and unicode is None
@@ -1168,7 +1369,7 @@ def _steps(
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
     ):
         return None
-    return Steps(
+    return _protocol_steps.Steps(
         unicode=unicode,
         idna=idna,
         strip_host_dot=strip_host_dot,

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from ._store import compiled, scan
-from .diagnose import locate
+from ._store import Store, scan, speedups
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, RULES, URI_GRAMMAR, Grammar
-from .schemes import DEFAULT_REGISTRY
 
-_compiled_locate: Callable[[str, bool], URIError | None] | None = None
-if compiled:
-    from ._speedups import locate as _compiled_locate
+#: The compiled locator (``urikit._speedups.locate``), ``None`` on the pure path.
+_compiled_locate: Final[Callable[[str, bool], URIError | None] | None] = (
+    None if speedups is None else speedups.locate
+)
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
@@ -73,6 +72,8 @@ def _port_error(text: str, rule: str) -> URIError | None:
     digits = port.lstrip("0")
     if len(digits) <= 5 and int(digits or "0") <= PORT_MAX:
         return None
+    from .schemes import DEFAULT_REGISTRY  # the registry's tables: loaded on first use
+
     scheme = DEFAULT_REGISTRY.get(m.group(1))
     if scheme is None or scheme.default_port is None:
         return None
@@ -125,6 +126,12 @@ def is_valid(text: str, rule: str = "URI-reference", *, ports: bool = False) -> 
     return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
+if not TYPE_CHECKING:
+    # With the compiled core, the reference rules are answered without a Python frame;
+    # every other call is the function above.
+    is_valid = Store._validator(is_valid)
+
+
 #: The rules the compiled locator answers for (the automata of diagnose.locate, in C).
 _LOCATED: Final = {"URI-reference": False, "IRI-reference": True}
 
@@ -148,4 +155,6 @@ def check(text: str, rule: str = "URI-reference", *, ports: bool = False) -> Non
         return
     grammar, pattern = _pattern_of(rule)
     if pattern.fullmatch(text) is None:
+        from .diagnose import locate  # the walk that says where: loaded on the first error
+
         raise locate(text, grammar, rule)

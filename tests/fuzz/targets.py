@@ -441,6 +441,19 @@ def target_query(draw: Draw) -> None:
     u = _reference(text, iri)
     if u is None:
         return
+    # The new query put in place agrees with a parse of the text it makes (§3.4).
+    start, end = u._span(7)
+    if start < 0:
+        start = end = u._span(6)[1]
+    else:
+        start -= 1
+    spliced = _reference(f"{text[:start]}?{value}{text[end:]}", iri)
+    replaced = u._replace_query(value)
+    if spliced is None or spliced.query != value:
+        assert replaced is None, (text, value)
+    else:
+        assert replaced is not None and replaced._text == spliced._text, (text, value)
+        assert replaced._groups() == spliced._groups(), (text, value)
     try:
         u.query_params(codec, errors=errors)
         u.query_param(name, codec=codec, errors=errors)
