@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import signal
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -67,6 +68,11 @@ class Done:
     keys: list[bytes | None] | None = None
     table: Any = None
     messages: list[str] = field(default_factory=list)
+    #: A table made by the kernel has no ``input`` column (the batch has it): the
+    #: rows whose input is shown otherwise (its password masked), and which rows
+    #: the table kept (``None``: all).
+    masked: list[tuple[int, str]] | None = None
+    kept: Any = None
 
 
 @dataclass(frozen=True)
@@ -101,32 +107,22 @@ class Job:
             self.schema = _tables.schema(self.operation.fields, lenient=self.records.lenient)
 
     def __call__(self, batch: Batch) -> Done:
-        self.buffer.records = []
-        self.buffer.messages = []
+        from_kernel = self.plan.table and self.operation.column is not None
+        if from_kernel and self.operation.key is None and _is_arrow(batch.values):
+            return self._by_columns(batch)
+        self.buffer.records, self.buffer.messages = [], []
         self.records.failures = 0
-        op = self.operation
-        keys: list[bytes | None] | None = None
-        by_columns = op.column is not None and op.key is None
-        if self.plan.table and by_columns and _is_arrow(batch.values):
-            table, rows = self._table(batch)
-        else:
-            keys, rows = self._each(batch)
-            table = None
-            if self.plan.table:
-                from . import _tables
-
-                table = _tables.from_records(self.buffer.records, self.schema)
-        if table is not None and self.plan.csv:
+        keys, rows = self._each(batch)
+        done = Done(rows, self.records.failures, batch.position, messages=self.buffer.messages)
+        if self.plan.table:
             from . import _tables
 
-            table = _tables.for_csv(table)
-        done = Done(rows, self.records.failures, batch.position, messages=self.buffer.messages)
-        if table is not None:
-            done.table = table
+            done.table = _tables.from_records(self.buffer.records, self.schema)
+            if self.plan.csv:
+                done.table = _tables.for_csv(done.table)
             done.keys = keys
         elif keys is not None:
-            done.records = self.buffer.records
-            done.keys = keys
+            done.records, done.keys = self.buffer.records, keys
         else:
             done.text = "".join(line + "\n" for line in self.buffer.records)
         return done
@@ -224,35 +220,28 @@ class Job:
 
     # -- a table in and a table out, by columns -------------------------------------------
 
-    def _table(self, batch: Batch) -> tuple[Any, int]:
+    def _by_columns(self, batch: Batch) -> Done:
+        """The rows of ``batch`` from the kernel's columns, but for the rows it left,
+        made one by one.  The ``input`` column is left to :func:`complete`."""
         import pyarrow as pa
         import pyarrow.compute as pc  # type: ignore[import-untyped]
 
         from . import _tables
 
-        op = self.operation
+        self.buffer.records, self.buffer.messages = [], []
+        self.records.failures = 0
+        op, values = self.operation, batch.values
         assert op.column is not None
-        values = batch.values
         n = len(values)
         try:
             answered, fields = op.column(values)
-        except ValueError:
+        except ValueError:  # the kernel refused the batch: each row is made alone
             answered, fields = pa.array([False] * n), {}
         answered = pc.fill_null(answered, False)
-        columns: dict[str, Any] = {"input": self._shown(values), "ok": answered}
-        for name, kind in op.fields.items():
-            found = fields.get(name)
-            columns[name] = pa.nulls(n, _tables.TYPES[kind]) if found is None else found
-        others = pc.indices_nonzero(pc.invert(answered)).to_pylist()
-        answered_table = pa.RecordBatch.from_arrays(
-            [_as_type(columns.get(f.name), f.type, n) for f in self.schema], schema=self.schema
-        )
-        if not others:
-            return answered_table, n
-        # The rows the kernel left: made one by one, then put back in their places.
-        order: list[int] = []
-        texts = values.take(pa.array(others, pa.uint64())).to_pylist()
-        for at, text in zip(others, texts, strict=True):
+        # The rows the kernel left, made as the line mode makes them.
+        made: dict[int, dict[str, Any]] = {}
+        others = pc.indices_nonzero(pc.invert(answered))
+        for at, text in zip(others.to_pylist(), values.take(others).to_pylist(), strict=True):
             written, label = len(self.buffer.records), f"row {batch.start + at + 1}"
             if text is None:
                 self.records.fail(_input.Item("", label), URIError(NULL_REASON),
@@ -260,28 +249,86 @@ class Job:
             else:
                 self.records.record(_input.Item(text, label), op.one, op.one_json)
             if len(self.buffer.records) > written:
-                order.append(at)
-        made = _tables.from_records(self.buffer.records, self.schema)
-        rows_of = pa.concat_arrays([pc.indices_nonzero(answered), pa.array(order, pa.uint64())])
-        combined = pa.Table.from_batches([answered_table.filter(answered), made], self.schema)
-        ordered = combined.take(pc.sort_indices(rows_of))
-        arrays = [column.combine_chunks() for column in ordered.columns]
-        return pa.RecordBatch.from_arrays(arrays, schema=self.schema), n
+                made[at] = _tables.flat(self.buffer.records[-1])
+        schema = self.schema.remove(self.schema.get_field_index("input"))
+        columns: dict[str, Any] = {"ok": answered}
+        for name, kind in op.fields.items():
+            found = fields.get(name)
+            columns[name] = pa.nulls(n, _tables.TYPES[kind]) if found is None else found
+        if any(record["ok"] for record in made.values()):
+            columns = _merged(columns, made, schema, n)
+        elif made:  # errors: the kernel's columns are null there, and ok false
+            mask = _flags(n, made)
+            for name, type_ in _tables.ERROR_COLUMNS:
+                values_at = pa.array([made[row].get(name) for row in sorted(made)], type_)
+                columns[name] = pc.replace_with_mask(pa.nulls(n, type_), mask, values_at)
+        table = pa.RecordBatch.from_arrays(
+            [_as_type(columns.get(f.name), f.type, n) for f in schema], schema=schema
+        )
+        done = Done(n, self.records.failures, batch.position, messages=self.buffer.messages)
+        if len(made) < len(others):  # --errors skip or stderr: no row for an error
+            done.kept = pc.or_(answered, _flags(n, made))
+            table = table.filter(done.kept)
+        done.table = _tables.for_csv(table) if self.plan.csv else table
+        done.masked = self._masked(values, made)
+        return done
 
-    def _shown(self, values: Any) -> Any:
-        """``values`` as records show inputs: each password masked (RFC 3986 §7.5)."""
-        import pyarrow as pa
+    def _masked(self, values: Any, made: dict[int, dict[str, Any]]) -> list[tuple[int, str]]:
+        """``(row, shown)`` for each kept row whose password is masked (RFC 3986 §7.5)."""
         import pyarrow.compute as pc
 
-        texts = values.cast(pa.string())
         if self.records.show_password:
-            return texts
-        at = pc.fill_null(pc.match_substring(texts, "@"), False)
-        rows = pc.indices_nonzero(at).to_pylist()
-        if not rows:
-            return texts
-        masked = [_display.mask(texts[row].as_py()) for row in rows]
-        return pc.replace_with_mask(texts, at, pa.array(masked, pa.string()))
+            return []
+        at = pc.indices_nonzero(pc.fill_null(pc.match_substring(values, "@"), False))
+        found = []
+        for row, text in zip(at.to_pylist(), values.take(at).to_pylist(), strict=True):
+            shown = made[row]["input"] if row in made else _display.mask(text)
+            if shown != text:
+                found.append((row, shown))
+        return found
+
+
+def complete(done: Done, batch: Batch) -> Any:
+    """The table of ``done`` with its ``input`` column: the batch's values, shown."""
+    if done.masked is None:
+        return done.table
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = batch.values.cast(pa.string())
+    if done.masked:
+        rows = dict(done.masked)
+        shown = pa.array([rows[row] for row in sorted(rows)], pa.string())
+        texts = pc.replace_with_mask(texts, _flags(len(texts), rows), shown)
+    if done.kept is not None:
+        texts = texts.filter(done.kept)
+    return done.table.add_column(0, "input", texts)
+
+
+def _flags(n: int, rows: Iterable[int]) -> Any:
+    """A boolean column of ``n`` rows, true at ``rows``."""
+    import pyarrow as pa
+
+    bits = bytearray((n + 7) // 8)
+    for row in rows:
+        bits[row >> 3] |= 1 << (row & 7)
+    return pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bytes(bits))])
+
+
+def _merged(
+    columns: dict[str, Any], made: dict[int, dict[str, Any]], schema: Any, n: int
+) -> dict[str, Any]:
+    """``columns`` with the values of the ``made`` rows put in their places."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    mask = _flags(n, made)
+    merged = {}
+    for f in schema:
+        column = _as_type(columns.get(f.name), f.type, n)
+        values = pa.array([made[row].get(f.name) for row in sorted(made)], f.type)
+        merged[f.name] = pc.replace_with_mask(column, mask, values)
+    return merged
 
 
 def _answered(text: str, fields: dict[str, Any]) -> tuple[One, OneJson]:

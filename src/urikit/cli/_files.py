@@ -240,13 +240,13 @@ def _write(
     failed = False
     jobs = args.jobs if args.jobs is not None else cores()
     try:
-        for done in _ordered(job, plan, source.batches(), jobs):
+        for batch, done in _ordered(job, plan, source.batches(), jobs):
             for message in done.messages:
                 progress.message(message)
             keep = None
             if done.keys is not None:
                 keep = [_first(key, seen) for key in done.keys]
-            sink.write(done, keep)
+            sink.write(done, batch, keep)
             failed = failed or done.failed > 0
             progress.update(done.rows, done.failed, done.position)
     finally:
@@ -266,35 +266,33 @@ def _first(key: bytes | None, seen: set[bytes]) -> bool:
 
 
 def _context() -> Any:
-    """Worker processes start afresh (``forkserver``, or ``spawn`` where there is
-    none): a fork of a process running pyarrow's threads is not safe."""
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["urikit.cli._batches"])
-        return context
+    """Worker processes start afresh (``spawn``): a fork of a process that runs
+    pyarrow's threads is not safe, and a worker started afresh is the command's
+    own child, whose CPU time counts as the command's."""
     return multiprocessing.get_context("spawn")
 
 
 def _ordered(
     job: _batches.Job, plan: _batches.Plan, batches: Iterator[_batches.Batch], jobs: int
-) -> Iterator[_batches.Done]:
-    """The records of each batch, in order: made here with one job, else by ``jobs``
+) -> Iterator[tuple[_batches.Batch, _batches.Done]]:
+    """Each batch and its records, in order: made here with one job, else by ``jobs``
     workers with at most ``IN_FLIGHT`` batches each in flight."""
     if jobs == 1:
         for batch in batches:
-            yield job(batch)
+            yield batch, job(batch)
         return
     pool = ProcessPoolExecutor(
         jobs, mp_context=_context(), initializer=_batches.start_worker, initargs=(plan,)
     )
-    pending: deque[Future[_batches.Done]] = deque()
+    pending: deque[tuple[_batches.Batch, Future[_batches.Done]]] = deque()
     try:
         for batch in batches:
-            pending.append(pool.submit(_batches.work, batch))
+            pending.append((batch, pool.submit(_batches.work, batch)))
             if len(pending) >= IN_FLIGHT * jobs:
-                yield pending.popleft().result()
+                done, future = pending.popleft()
+                yield done, future.result()
         while pending:
-            yield pending.popleft().result()
+            done, future = pending.popleft()
+            yield done, future.result()
     finally:
         pool.shutdown(wait=not pending, cancel_futures=True)

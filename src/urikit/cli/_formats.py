@@ -294,7 +294,7 @@ def open_source(args: argparse.Namespace, values: list[str], what: str) -> Sourc
 class Sink:
     """Where the records of each batch go."""
 
-    def write(self, done: _batches.Done, keep: list[bool] | None) -> None:
+    def write(self, done: _batches.Done, batch: Batch, keep: list[bool] | None) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -321,7 +321,7 @@ class Text(Sink):
             self.encoding = "utf-8"
         self.flush_each = line_buffered
 
-    def write(self, done: _batches.Done, keep: list[bool] | None) -> None:
+    def write(self, done: _batches.Done, batch: Batch, keep: list[bool] | None) -> None:
         if done.records is not None:
             lines = done.records
             if keep is not None:
@@ -371,10 +371,10 @@ class Rows(Sink):
         except (OSError, pa.ArrowException) as exc:
             raise _output.OutputError(_as_os_error(exc)) from None
 
-    def write(self, done: _batches.Done, keep: list[bool] | None) -> None:
+    def write(self, done: _batches.Done, batch: Batch, keep: list[bool] | None) -> None:
         import pyarrow as pa
 
-        table = done.table
+        table = _batches.complete(done, batch)
         if keep is not None:
             table = table.filter(pa.array(keep, pa.bool_()))
         try:
