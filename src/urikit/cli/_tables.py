@@ -69,9 +69,19 @@ def flat(record: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+INT64_MAX: Final = 2**63 - 1
+
+
 def from_records(records: list[dict[str, Any]], table_schema: pa.Schema) -> pa.RecordBatch:
     """The rows of JSON ``records``."""
-    return pa.RecordBatch.from_pylist([flat(r) for r in records], schema=table_schema)
+    rows = [flat(r) for r in records]
+    for f in table_schema:
+        if f.type == pa.int64():
+            for row in rows:
+                value = row.get(f.name)
+                if value is not None and not -INT64_MAX - 1 <= value <= INT64_MAX:
+                    row[f.name] = None
+    return pa.RecordBatch.from_pylist(rows, schema=table_schema)
 
 
 def csv_schema(table_schema: pa.Schema) -> pa.Schema:
