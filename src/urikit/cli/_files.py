@@ -3,10 +3,11 @@
 Without these options a subcommand runs line by line (``_input``, ``_output``).
 With any of them, its inputs (the rows of ``--input``, the arguments, or the
 lines of standard input) are read in batches (``_formats``), each batch is made
-into its records (``_batches``) by one of ``--jobs`` worker processes, and the
-records are written in input order: at most two batches per worker are in
-flight, so memory stays bounded whatever the size of the input.  ``--jobs 1``
-makes the records in the command's own process.  A progress line is drawn on
+into its records (``_batches``) by one of ``--jobs`` processes, and the
+records are written in input order: a few batches per process are held at
+most, so memory stays bounded whatever the size of the input.  The command's
+own process reads, writes, and makes the records of a batch whenever the
+workers have enough queued; ``--jobs 1`` makes them all there.  A progress line is drawn on
 standard error when it is a terminal (``_progress``).
 
 Every input gives exactly one record, as in line mode, and the exit status is
@@ -31,8 +32,8 @@ from ._operation import Factory
 
 #: Rows in a batch by default.
 BATCH_SIZE: Final = 32768
-#: Batches in flight per worker.
-IN_FLIGHT: Final = 2
+#: Batches queued per worker process, and held per process.
+IN_FLIGHT: Final = 4
 
 
 def cores() -> int:
@@ -103,8 +104,8 @@ def add_options(parser: argparse.ArgumentParser, *, base_column: bool = False) -
         "--jobs",
         type=_positive,
         metavar="N",
-        help="make the records on N worker processes (default with --input or --output: "
-        "every core; 1: in this process)",
+        help="make the records on N cores: this process and N-1 worker processes (default "
+        "with --input or --output: every core; 1: this process alone)",
     )
     group.add_argument(
         "--batch-size",
@@ -275,24 +276,46 @@ def _context() -> Any:
 def _ordered(
     job: _batches.Job, plan: _batches.Plan, batches: Iterator[_batches.Batch], jobs: int
 ) -> Iterator[tuple[_batches.Batch, _batches.Done]]:
-    """Each batch and its records, in order: made here with one job, else by ``jobs``
-    workers with at most ``IN_FLIGHT`` batches each in flight."""
+    """Each batch and its records, in input order, made by ``jobs`` processes: this
+    one and ``jobs - 1`` workers.
+
+    A batch goes to the workers while fewer than ``IN_FLIGHT`` per worker are
+    queued there, and is made here otherwise, so that no process waits while
+    another has work.  At most ``IN_FLIGHT`` batches per process are held.
+    """
     if jobs == 1:
         for batch in batches:
             yield batch, job(batch)
         return
     pool = ProcessPoolExecutor(
-        jobs, mp_context=_context(), initializer=_batches.start_worker, initargs=(plan,)
+        jobs - 1, mp_context=_context(), initializer=_batches.start_worker, initargs=(plan,)
     )
-    pending: deque[tuple[_batches.Batch, Future[_batches.Done]]] = deque()
+    pending: deque[tuple[_batches.Batch, Future[_batches.Done] | _batches.Done]] = deque()
+    queued = 0
+
+    def head(wait: bool) -> tuple[_batches.Batch, _batches.Done] | None:
+        nonlocal queued
+        batch, made = pending[0]
+        if isinstance(made, Future):
+            if not wait and not made.done():
+                return None
+            made = made.result()
+            queued -= 1
+        pending.popleft()
+        return batch, made
+
     try:
         for batch in batches:
-            pending.append((batch, pool.submit(_batches.work, batch)))
-            if len(pending) >= IN_FLIGHT * jobs:
-                done, future = pending.popleft()
-                yield done, future.result()
+            if queued < IN_FLIGHT * (jobs - 1):
+                pending.append((batch, pool.submit(_batches.work, batch)))
+                queued += 1
+            else:
+                pending.append((batch, job(batch)))
+            while pending and (ready := head(len(pending) > IN_FLIGHT * jobs)) is not None:
+                yield ready
         while pending:
-            done, future = pending.popleft()
-            yield done, future.result()
+            ready = head(True)
+            assert ready is not None
+            yield ready
     finally:
         pool.shutdown(wait=not pending, cancel_futures=True)
