@@ -33,7 +33,7 @@ from ._operation import Factory
 #: Rows in a batch by default.
 BATCH_SIZE: Final = 32768
 #: Batches queued per worker process, and held per process.
-IN_FLIGHT: Final = 4
+IN_FLIGHT: Final = 2
 
 
 def cores() -> int:

@@ -192,6 +192,11 @@ def register(subparsers: Any) -> None:
             "$ urikit normalize 'HTTP://Example.COM:80/a/./b/../%7euser'\n"
             "http://example.com/a/~user",
             "$ printf 'http://a/\\nHTTP://A:80/\\n' | urikit normalize --unique\nhttp://a/",
+            "$ printf 'HTTP://A:80/b\\nbad uri\\n' | urikit normalize --input - --output - "
+            "--output-format csv\n"
+            '"input","ok","normalized","error","error_position","error_rule","error_message"\n'
+            '"HTTP://A:80/b",true,"http://a/b",,,,\n'
+            "...",
         ),
     )
     norm.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")

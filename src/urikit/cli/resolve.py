@@ -115,13 +115,18 @@ def register(subparsers: Any) -> None:
         "(RFC 3986 §5.2: transform, merge, remove_dot_segments). BASE must be an absolute "
         "URI; a fragment on it is ignored (§5.1). With no REF arguments, references are "
         "read one per line from standard input, and each gives one output line: the "
-        "target, or an error record. Exits 1 if any reference is invalid, 2 if BASE is.",
+        "target, or an error record. Exits 1 if any reference is invalid, 2 if BASE is. "
+        "With --input and --base-column, each row of a table has its own base.",
         epilog=examples(
             "$ urikit resolve 'http://a/b/c/d;p?q' ../g '?y' '#s'\n"
             "http://a/b/g\n"
             "http://a/b/c/d;p?y\n"
             "http://a/b/c/d;p?q#s",
             "$ urikit resolve --spec rfc2396 'http://a/b/c/d;p?q' ../../../g\nhttp://a/../g",
+            "$ printf 'ref,base\\n../g,http://a/b/c/d;p?q\\n#s,\\n' | urikit resolve "
+            "'http://x/y' --input - --input-format csv --column ref --base-column base\n"
+            "http://a/b/g\n"
+            "http://x/y#s",
         ),
     )
     parser.add_argument(
