@@ -77,6 +77,7 @@ PUBLIC = {
     "urikit.validate",
     "urikit.text",
     "urikit.security",
+    "urikit.arrow",
 }
 
 

@@ -10,7 +10,9 @@ before the end of that authority.
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from typing import Any, Final
 
 from .. import URI, URIError
@@ -119,3 +121,9 @@ def json_line(record: dict[str, Any], encoding: str) -> str:
     except (UnicodeEncodeError, LookupError):
         return json.dumps(json.loads(text))
     return text
+
+
+def use_color() -> bool:
+    """Colour only for a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    stream = sys.stdout
+    return not os.environ.get("NO_COLOR") and stream is not None and stream.isatty()

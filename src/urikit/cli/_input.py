@@ -27,12 +27,14 @@ NOTE_AWAITING = "reading URIs from standard input, one per line; Ctrl-D to end"
 
 @dataclass(frozen=True)
 class Item:
-    """One input: its ``text``, where it came from (``line 3``, ``argument 1``),
-    and the ``error`` of an input that is not UTF-8."""
+    """One input: its ``text``, where it came from (``line 3``, ``argument 1``,
+    ``row 7``), the ``error`` of an input that is not UTF-8, and the ``base`` of a
+    row of ``--input`` read with ``--base-column``."""
 
     text: str
     label: str
     error: URIError | None = None
+    base: str | None = None
 
 
 def decode(data: bytes, label: str, encoding: str = "utf-8") -> Item:

@@ -14,7 +14,8 @@ by ``--errors``:
 
 A record is flushed as soon as it is written when standard input is a
 terminal or ``--line-buffered`` is given, and at the end otherwise.  A write
-that fails raises :class:`OutputError`.
+that fails raises :class:`OutputError`.  Records can also be kept in a
+:class:`Buffer`, as the batches of ``--input`` and ``--output`` are (``_files``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Final, TextIO
+from typing import Any, Final, Protocol, TextIO
 
 from .. import IRI, URI
 from ..report import printable
@@ -83,6 +84,35 @@ class Output:
         self.write(_display.json_line(record, self.encoding))
 
 
+class Sink(Protocol):
+    """Where records go: standard output, or a :class:`Buffer`."""
+
+    def write(self, line: str) -> None: ...
+    def json(self, record: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
+class Buffer:
+    """Records kept in memory: text lines, JSON lines in ``encoding``, or, with
+    ``keep_json``, the JSON records themselves (for an output table); and the
+    messages meant for standard error."""
+
+    def __init__(self, encoding: str = "utf-8", *, keep_json: bool = False) -> None:
+        self.encoding = encoding
+        self.keep_json = keep_json
+        self.records: list[Any] = []
+        self.messages: list[str] = []
+
+    def write(self, line: str) -> None:
+        self.records.append(line)
+
+    def json(self, record: dict[str, Any]) -> None:
+        self.records.append(record if self.keep_json else _display.json_line(record, self.encoding))
+
+    def close(self) -> None:
+        pass
+
+
 def warn(command: str, message: str, *, prefix: bool = True) -> None:
     """A message on standard error (best effort), after ``urikit COMMAND:``."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -135,14 +165,26 @@ def repair_fields(repair: Any) -> dict[str, Any]:
 class Records:
     """Writes one record per input as the options of ``args`` say."""
 
-    def __init__(self, args: argparse.Namespace, command: str) -> None:
+    def __init__(
+        self, args: argparse.Namespace, command: str, *, out: Buffer | None = None
+    ) -> None:
         self.command = command
         self.json: bool = getattr(args, "json", False)
         self.errors: str = getattr(args, "errors", "inline")
         self.show_password: bool = getattr(args, "show_password", False)
         self.lenient: bool = getattr(args, "lenient", False)
-        self.out = Output(line_buffered=getattr(args, "line_buffered", False))
+        self.buffer = out
+        self.out: Sink = (
+            out if out is not None else Output(line_buffered=getattr(args, "line_buffered", False))
+        )
+        #: Whether an error on standard error is JSON (an output table keeps JSON
+        #: records, and writes its errors there as text unless ``--json``).
+        self.json_errors = self.json
         self.failed = False
+        #: How many inputs failed.
+        self.failures = 0
+        #: The input whose record is being made.
+        self.item: _input.Item | None = None
         #: Whether output line N belongs to input line N (not so for extract and links).
         self.aligned = True
         self._repairs: list[Any] = []
@@ -183,6 +225,7 @@ class Records:
         one_json: Callable[[str], tuple[bool, dict[str, Any]]],
     ) -> None:
         self._repairs = []
+        self.item = item
         try:
             if item.error is not None:
                 raise item.error
@@ -193,7 +236,9 @@ class Records:
         except ValueError as exc:
             self.fail(item, exc)
             return
-        self.failed = self.failed or not ok
+        if not ok:
+            self.failed = True
+            self.failures += 1
         if self.json:
             record = {"input": self.shown(item.text), "ok": ok, **fields}
             if self._repairs:
@@ -201,11 +246,15 @@ class Records:
             self.out.json(record)
             return
         for repair in self._repairs:
-            warn(
-                self.command,
-                f"{item.label}: repaired at {repair.position}: {printable(repair.message)}",
-            )
+            self.warn(f"{item.label}: repaired at {repair.position}: {printable(repair.message)}")
         self.out.write(line)
+
+    def warn(self, message: str, *, prefix: bool = True) -> None:
+        """A message on standard error, or in the buffer's messages."""
+        if self.buffer is None:
+            warn(self.command, message, prefix=prefix)
+        else:
+            self.buffer.messages.append(f"urikit {self.command}: {message}" if prefix else message)
 
     def fail(
         self,
@@ -218,6 +267,7 @@ class Records:
         """Write the error record of ``item``: ``fields`` are its JSON fields other than
         ``ok`` and ``error`` (``{"input": ...}`` by default), ``prefix`` begins its text."""
         self.failed = True
+        self.failures += 1
         error = _display.as_error(exc)
         if not self.show_password:
             error = _display.masked_error(error)
@@ -227,11 +277,11 @@ class Records:
         record: dict[str, Any] = {"input": shown} if fields is None else dict(fields)
         record.update(ok=False, error=_display.error_fields(error))
         if self.errors == "stderr":
-            if self.json:
-                warn(self.command, _display.json_line(record, "utf-8"), prefix=False)
+            if self.json and self.json_errors:
+                self.warn(_display.json_line(record, "utf-8"), prefix=False)
             else:
-                warn(self.command, f"{item.label}: {prefix}{_display.error_block(shown, error)}")
-                if self.aligned:
+                self.warn(f"{item.label}: {prefix}{_display.error_block(shown, error)}")
+                if self.aligned and not self.json:
                     self.out.write("")
             return
         if self.json:

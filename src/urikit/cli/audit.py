@@ -9,16 +9,16 @@ visible; the findings follow, one per line.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
 from .. import URI, URIError, audit
 from ..report import Severity, printable
-from . import _input, _output
+from . import _files, _output
 from ._choices import case_insensitive
+from ._display import use_color
 from ._help import Formatter, examples
+from ._operation import Operation
 
 
 class Finding(Protocol):
@@ -157,20 +157,19 @@ def _json(text: str, fail_on: str) -> tuple[bool, dict[str, Any]]:
     return ok, {"findings": [f.to_dict() for f in findings]}
 
 
-def use_color() -> bool:
-    """Colour only for a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
-    stream = sys.stdout
-    return not os.environ.get("NO_COLOR") and stream is not None and stream.isatty()
+def audit_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
+    color = getattr(args, "color", None)
+    if color is None:
+        color = use_color()
+    return Operation(
+        lambda text: _human(text, args.fail_on, color, args.show_password),
+        lambda text: _json(text, args.fail_on),
+        {"findings": "findings"},
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
-    records = _output.Records(args, "audit")
-    color = use_color()
-    return records.run(
-        _input.inputs(args.uri),
-        lambda text: _human(text, args.fail_on, color, args.show_password),
-        lambda text: _json(text, args.fail_on),
-    )
+    return _files.run(args, "audit", audit_operation, args.uri)
 
 
 def register(subparsers: Any) -> None:
@@ -194,6 +193,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("uri", nargs="*", help="URIs (default: one per line on stdin)")
     _output.add_options(parser)
+    _files.add_options(parser)
     parser.add_argument(
         "--fail-on",
         default="info",

@@ -8,9 +8,10 @@ from typing import Any
 from .. import URI, URIError
 from ..report import printable
 from ..validate import RULE_NAMES, check
-from . import _input, _output
+from . import _files, _output
 from ._choices import case_insensitive
 from ._help import Formatter, examples
+from ._operation import Operation
 
 COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
 
@@ -63,9 +64,20 @@ def _table(shown: str, data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _parse(args: argparse.Namespace) -> int:
-    records = _output.Records(args, "parse")
+#: The JSON fields of a parse record and their column types.
+PARSE_FIELDS = {
+    **dict.fromkeys(COMPONENTS, "string"),
+    "port_number": "int",
+    "host_type": "string",
+    "kind": "string",
+    "is_absolute": "bool",
+    "is_opaque": "bool",
+    "query_params": "pairs",
+    "segments": "strings",
+}
 
+
+def parse_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
     def fields(text: str) -> dict[str, Any]:
         return describe(records.parse(text), show_password=args.show_password)
 
@@ -73,12 +85,15 @@ def _parse(args: argparse.Namespace) -> int:
         data = fields(text)
         return True, _table(records.shown(text), data)
 
-    return records.run(_input.inputs(args.uri), one, lambda text: (True, fields(text)))
+    return Operation(one, lambda text: (True, fields(text)), PARSE_FIELDS)
 
 
-def _validate(args: argparse.Namespace) -> int:
+def _parse(args: argparse.Namespace) -> int:
+    return _files.run(args, "parse", parse_operation, args.uri)
+
+
+def validate_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
     rule = args.rule
-    records = _output.Records(args, "validate")
 
     ports = not args.any_port
 
@@ -90,7 +105,23 @@ def _validate(args: argparse.Namespace) -> int:
         check(text, rule, ports=ports)
         return True, {"rule": rule}
 
-    return records.run(_input.inputs(args.uri, what="inputs"), one, one_json)
+    def column(values: Any) -> tuple[Any, dict[str, Any]]:
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+        from ..arrow import is_valid
+
+        answered = pc.fill_null(is_valid(values, rule), False)
+        return answered, {"rule": pc.if_else(answered, pa.scalar(rule), None)}
+
+    def answer(text: str, fields: dict[str, Any]) -> str:
+        return f"valid: {printable(records.shown(text))}"
+
+    return Operation(one, one_json, {"rule": "string"}, column, answer)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    return _files.run(args, "validate", validate_operation, args.uri, what="inputs")
 
 
 def register(subparsers: Any) -> None:
@@ -113,6 +144,7 @@ def register(subparsers: Any) -> None:
     )
     parse.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
     _output.add_options(parse, lenient=True)
+    _files.add_options(parse)
     parse.set_defaults(run=_parse)
 
     validate = subparsers.add_parser(
@@ -148,4 +180,5 @@ def register(subparsers: Any) -> None:
         help="accept a port above 65535 whatever the scheme (RFC 3986 §3.2.3 sets no bound)",
     )
     _output.add_options(validate)
+    _files.add_options(validate)
     validate.set_defaults(run=_validate)

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..report import printable
-from . import _input, _output
+from . import _files, _input, _output
 from ._help import Formatter, examples
+from ._operation import Operation
 
 
 def _convert(args: argparse.Namespace, records: _output.Records,
@@ -20,13 +21,27 @@ def _convert(args: argparse.Namespace, records: _output.Records,
     )
 
 
-def _to_uri(args: argparse.Namespace) -> int:
-    records = _output.Records(args, "to-uri")
-
+def to_uri_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
     def convert(text: str) -> str:
         return str(records.parse(text, iri=True).to_uri(idna=args.idna, nfc=args.nfc))
 
-    return _convert(args, records, convert, "uri")
+    def column(values: Any) -> tuple[Any, dict[str, Any]]:
+        from ..arrow import to_uri
+
+        uris = to_uri(values, idna=args.idna, nfc=args.nfc)
+        return uris.is_valid(), {"uri": uris}
+
+    return Operation(
+        lambda text: (True, printable(convert(text))),
+        lambda text: (True, {"uri": convert(text)}),
+        {"uri": "string"},
+        None if args.lenient else column,
+        lambda text, fields: printable(fields["uri"]),
+    )
+
+
+def _to_uri(args: argparse.Namespace) -> int:
+    return _files.run(args, "to-uri", to_uri_operation, args.reference)
 
 
 def _to_iri(args: argparse.Namespace) -> int:
@@ -67,6 +82,7 @@ def register(subparsers: Any) -> None:
         help="put each component in Unicode Normalization Form C first (§3.1 step 1)",
     )
     _output.add_options(to_uri, lenient=True)
+    _files.add_options(to_uri)
     to_uri.set_defaults(run=_to_uri)
 
     to_iri = subparsers.add_parser(

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, get_args
 
 from .. import IRI, URIError, comparison_rung
 from ..protocol_steps import TRACKING_PARAMS
 from ..types import Level
-from . import _input, _output
+from . import _files, _input, _output
 from ._help import Formatter, examples
+from ._operation import Operation
 
 
 def _steps(args: argparse.Namespace) -> dict[str, Any]:
@@ -32,31 +32,7 @@ def _steps(args: argparse.Namespace) -> dict[str, Any]:
     return steps
 
 
-def _unique(items: Iterable[_input.Item], key: Callable[[str], str]) -> Iterator[_input.Item]:
-    """The items whose key was not seen before, keeping the first of each.
-
-    Memory grows with the number of distinct keys only: each is kept as a
-    16-byte BLAKE2b digest.  Items whose key raises are passed on, so that
-    they still produce their error record.
-    """
-    seen: set[bytes] = set()
-    for item in items:
-        if item.error is not None:
-            yield item
-            continue
-        try:
-            digest = hashlib.blake2b(key(item.text).encode("utf-8"), digest_size=16)
-        except ValueError:
-            yield item
-            continue
-        value = digest.digest()
-        if value not in seen:
-            seen.add(value)
-            yield item
-
-
-def _normalize(args: argparse.Namespace) -> int:
-    records = _output.Records(args, "normalize")
+def normalize_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
     steps = _steps(args)
     last: tuple[str, Any] | None = None
 
@@ -70,16 +46,11 @@ def _normalize(args: argparse.Namespace) -> int:
         last = (text, result)
         return result
 
-    def key(text: str) -> str:
+    def key(fields: dict[str, Any]) -> str:
         # Equivalent IRIs have equivalent URI forms (RFC 3987 §5.3.2.3).
-        result = normal(text)
-        if isinstance(result, IRI):
-            result = result.to_uri().normalize(level=args.level)
-        return str(result)
-
-    items: Iterable[_input.Item] = _input.inputs(args.uri)
-    if args.unique:
-        items = _unique(items, key)
+        if args.iri:
+            return str(IRI(fields["normalized"]).to_uri().normalize(level=args.level))
+        return str(fields["normalized"])
 
     def one(text: str) -> tuple[bool, str]:
         result = str(normal(text))
@@ -88,7 +59,27 @@ def _normalize(args: argparse.Namespace) -> int:
     def one_json(text: str) -> tuple[bool, dict[str, Any]]:
         return True, {"normalized": str(normal(text))}
 
-    return records.run(items, one, one_json)
+    def column(values: Any) -> tuple[Any, dict[str, Any]]:
+        from ..arrow import normalize
+
+        normalized = normalize(values, level=args.level, iri=args.iri, **steps)
+        return normalized.is_valid(), {"normalized": normalized}
+
+    def answer(text: str, fields: dict[str, Any]) -> str:
+        return records.shown(text) if args.original else str(fields["normalized"])
+
+    return Operation(
+        one,
+        one_json,
+        {"normalized": "string"},
+        None if args.lenient else column,
+        answer,
+        key if args.unique else None,
+    )
+
+
+def _normalize(args: argparse.Namespace) -> int:
+    return _files.run(args, "normalize", normalize_operation, args.uri)
 
 
 def _pairs(values: list[str]) -> Iterator[_input.Item]:
@@ -201,6 +192,11 @@ def register(subparsers: Any) -> None:
             "$ urikit normalize 'HTTP://Example.COM:80/a/./b/../%7euser'\n"
             "http://example.com/a/~user",
             "$ printf 'http://a/\\nHTTP://A:80/\\n' | urikit normalize --unique\nhttp://a/",
+            "$ printf 'HTTP://A:80/b\\nbad uri\\n' | urikit normalize --input - --output - "
+            "--output-format csv\n"
+            '"input","ok","normalized","error","error_position","error_rule","error_message"\n'
+            '"HTTP://A:80/b",true,"http://a/b",,,,\n'
+            "...",
         ),
     )
     norm.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
@@ -216,6 +212,7 @@ def register(subparsers: Any) -> None:
         help="write each input as given, not its normal form (useful with --unique)",
     )
     _output.add_options(norm, json_help="one JSON object per output line", lenient=True)
+    _files.add_options(norm)
     _add_steps(norm)
     norm.set_defaults(run=_normalize)
 

@@ -8,21 +8,28 @@ from typing import Any, get_args
 
 from .. import IRI, URI, URIError
 from ..types import Spec
-from . import _display, _input, _output
+from . import _display, _files, _input, _output
 from ._help import Formatter, examples
+from ._operation import Operation
+
+
+def _absolute(text: str, iri: bool) -> URI | IRI:
+    """``text`` as a base URI (or IRI): it must be absolute (RFC 3986 §5.1)."""
+    base = (IRI if iri else URI)(text)
+    if base.scheme is None:
+        raise URIError(
+            "a base URI must be absolute (RFC 3986 §5.1): it needs a scheme",
+            text=text,
+            position=0,
+            rule="absolute-URI",
+        )
+    return base
 
 
 def _base(args: argparse.Namespace) -> URI | IRI | None:
     """The base URI (or IRI), or ``None`` after saying on stderr why it cannot be one."""
     try:
-        base = (IRI if args.iri else URI)(args.base)
-        if base.scheme is None:
-            raise URIError(
-                "a base URI must be absolute (RFC 3986 §5.1): it needs a scheme",
-                text=args.base,
-                position=0,
-                rule="absolute-URI",
-            )
+        base = _absolute(args.base, args.iri)
     except URIError as exc:
         shown = exc if args.show_password else _display.masked_error(exc)
         text = args.base if args.show_password else _display.mask(args.base)
@@ -32,21 +39,55 @@ def _base(args: argparse.Namespace) -> URI | IRI | None:
     return base
 
 
-def _resolve(args: argparse.Namespace) -> int:
-    base = _base(args)
-    if base is None:
-        return _output.EXIT_USAGE
-    records = _output.Records(args, "resolve")
+def resolve_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
+    """The targets of references against BASE, or, with ``--base-column``, against the
+    base in each row's column (BASE for a row whose base is null or empty: CSV does not
+    tell them apart)."""
+    fixed = None if args.base is None else _absolute(args.base, args.iri)
+    last: tuple[str, URI | IRI] | None = None
 
-    def one(text: str) -> str:
+    def base_of_row() -> URI | IRI:
+        nonlocal last
+        item = records.item
+        text = None if item is None else item.base
+        if not text:
+            if fixed is None:
+                raise URIError(
+                    f"the row has no base: {args.base_column} is empty and no BASE is given"
+                )
+            return fixed
+        if last is None or last[0] != text:
+            try:
+                last = (text, _absolute(text, args.iri))
+            except URIError as exc:
+                reason = f"bad base URI {records.shown(text)!r}: {exc.reason}"
+                raise URIError(reason, rule=exc.rule) from None
+        return last[1]
+
+    def target(text: str) -> tuple[URI | IRI, str]:
+        base = fixed if args.base_column is None else base_of_row()
+        assert base is not None
         ref = records.parse(text, args.iri)
-        return str(base.resolve(ref, strict=not args.non_strict, spec=args.spec))
+        return base, str(base.resolve(ref, strict=not args.non_strict, spec=args.spec))
 
     def one_json(text: str) -> tuple[bool, dict[str, Any]]:
-        return True, {"base": records.shown(str(base)), "spec": args.spec, "target": one(text)}
+        base, found = target(text)
+        return True, {"base": records.shown(str(base)), "spec": args.spec, "target": found}
 
-    items = _input.inputs(args.reference, what="references")
-    return records.run(items, lambda text: (True, one(text)), one_json)
+    fields = {"base": "string", "spec": "string", "target": "string"}
+    return Operation(lambda text: (True, target(text)[1]), one_json, fields)
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    if args.base_column is None:
+        if args.base is None:
+            _output.warn("resolve", "give BASE (or --base-column NAME with --input)")
+            return _output.EXIT_USAGE
+        if _base(args) is None:
+            return _output.EXIT_USAGE
+    elif args.base is not None and _base(args) is None:
+        return _output.EXIT_USAGE
+    return _files.run(args, "resolve", resolve_operation, args.reference, what="references")
 
 
 def _relativize(args: argparse.Namespace) -> int:
@@ -74,16 +115,26 @@ def register(subparsers: Any) -> None:
         "(RFC 3986 §5.2: transform, merge, remove_dot_segments). BASE must be an absolute "
         "URI; a fragment on it is ignored (§5.1). With no REF arguments, references are "
         "read one per line from standard input, and each gives one output line: the "
-        "target, or an error record. Exits 1 if any reference is invalid, 2 if BASE is.",
+        "target, or an error record. Exits 1 if any reference is invalid, 2 if BASE is. "
+        "With --input and --base-column, each row of a table has its own base.",
         epilog=examples(
             "$ urikit resolve 'http://a/b/c/d;p?q' ../g '?y' '#s'\n"
             "http://a/b/g\n"
             "http://a/b/c/d;p?y\n"
             "http://a/b/c/d;p?q#s",
             "$ urikit resolve --spec rfc2396 'http://a/b/c/d;p?q' ../../../g\nhttp://a/../g",
+            "$ printf 'ref,base\\n../g,http://a/b/c/d;p?q\\n#s,\\n' | urikit resolve "
+            "'http://x/y' --input - --input-format csv --column ref --base-column base\n"
+            "http://a/b/g\n"
+            "http://x/y#s",
         ),
     )
-    parser.add_argument("base", metavar="BASE", help="the base URI (absolute)")
+    parser.add_argument(
+        "base",
+        nargs="?",
+        metavar="BASE",
+        help="the base URI (absolute); with --base-column, the base of rows whose base is null",
+    )
     parser.add_argument(
         "reference", nargs="*", metavar="REF", help="references (default: one per line on stdin)"
     )
@@ -104,6 +155,7 @@ def register(subparsers: Any) -> None:
         "--iri", action="store_true", help="read BASE and REF as IRIs (RFC 3987 §6.5)"
     )
     _output.add_options(parser, lenient=True)
+    _files.add_options(parser, base_column=True)
     parser.set_defaults(run=_resolve)
 
     inverse = subparsers.add_parser(
