@@ -21,7 +21,7 @@ from .hosts import (
     uts46_changes,
 )
 
-__all__ = ["check_encoded", "check_reference", "check_userinfo"]
+__all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
 _RUN: Final = re.compile(f"(?:{PCT_ENCODED})+")
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
@@ -39,9 +39,16 @@ def check_reference(
     into ``given``, the text as it was given (``str(ref)`` when None)."""
     _check_userinfo(ref, registry, findings, where)
     _check_host(ref, findings, where, str(ref) if given is None else given)
-    _check_port(ref, registry, findings, where)
+    check_port(ref, registry, findings, where)
+    check_octets(ref, findings, where)
+
+
+def check_octets(ref: Reference, findings: list[Report], where: Mapper) -> None:
+    """The checks of percent-encoded octets (RFC 3986 §7.2, §7.3): ``encoded-control``
+    and ``invalid-utf8`` in every component, ``encoded-dot-segment`` in the path
+    and query."""
     if "%" not in str(ref):
-        return  # the checks below look at percent-encoded octets only
+        return
     content = _data_content(ref)
     for component in ("userinfo", "host", "path", "query", "fragment"):
         span = ref.span(component)
@@ -308,9 +315,11 @@ def _family(name: str) -> str:
     return "web" if name in _WEB else name.removesuffix("s")
 
 
-def _check_port(
+def check_port(
     ref: Reference, registry: SchemeRegistry, findings: list[Report], where: Mapper
 ) -> None:
+    """``unusual-port``: a port above 65535, or the well-known port of another
+    protocol than the scheme's (RFC 3986 §7.2)."""
     port = ref.port
     span = ref.span("port")
     if not port or span is None:

@@ -128,17 +128,21 @@ def _add_repairs(text: str, repairs: Sequence[_Repair], findings: list[Report]) 
         )
 
 
-def read(text: str, findings: list[Report]) -> tuple[Reference | None, Mapper]:
+def read(
+    text: str, findings: list[Report], failure: URIError | None = None
+) -> tuple[Reference | None, Mapper]:
     """urikit's reading of ``text``: strict, as an IRI, or after a lenient repair.
 
     Returns the reference read, or None when even a lenient parse fails, and
     the map from spans of the reference's text to spans of ``text``; adds
-    the ``invalid`` finding and the repairs to ``findings``.
+    the ``invalid`` finding and the repairs to ``findings``.  ``failure`` is
+    the error of a strict parse of ``text`` when it was already tried.
     """
-    try:
-        return URI(text), identity
-    except URIError as error:
-        failure = error
+    if failure is None:
+        try:
+            return URI(text), identity
+        except URIError as error:
+            failure = error
     try:
         return IRI(text), identity
     except URIError:
