@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import groupby
 from typing import Final
 
+from ._store import compiled
 from .errors import URIError
 from .grammar import (
     BIDI_FORMATTING,
@@ -45,7 +45,7 @@ from .grammar import (
 from .report import Report, Severity
 from .validate import check, is_valid
 
-__all__ = ["SEVERITIES", "repair"]
+__all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs"]
 
 #: The severity of each repair: how much reading the text differently can mislead.
 SEVERITIES: Final = {
@@ -120,18 +120,25 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
     ('http://a/%C3%A9', 'http://a/\u00e9')
     """
+    repaired, reports, _ = repair_runs(text, iri=iri)
+    return repaired, reports
+
+
+def repair_runs(
+    text: str, *, iri: bool = False
+) -> tuple[str, list[Report], list[tuple[int, int, int]]]:
+    """:func:`repair`, and where it replaced what: ``(start, end, length)`` of each
+    piece of ``text`` replaced by ``length`` characters, in order.  What the
+    repairs around the reference removed (white space, delimiters, a prefix)
+    is read from the reports."""
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
     valid = is_valid(text, rule)
     if valid and _PREFIX.match(text) is None:
-        return text, []
+        return text, [], []
     reports: list[Report] = []
-    start, end = 0, len(text)
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    start, end = _strip(text, 0, len(text))
     if start:
         reports.append(
             _report("surrounding-whitespace", "surrounding white space removed", 0, start)
@@ -145,11 +152,7 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
         reports.append(
             _report("delimiters", f"delimiters {text[start]}...{text[end - 1]} removed", start, end)
         )
-        start, end = start + 1, end - 1
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        start, end = _strip(text, start + 1, end - 1)
     prefix = _PREFIX.match(text, start, end)
     if prefix is not None:
         reports.append(
@@ -157,132 +160,219 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
         )
         start = prefix.end()
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
-    out = _encode_forbidden(grammar, text[start:end], start, delimited, reports)
+    runs: list[tuple[int, int, int]] = []
+    out, skeleton = _encode_forbidden(grammar, text[start:end], start, delimited, reports, runs)
+    if not compiled:  # the compiled scanner reads long runs of triplets fast, the regex not
+        skeleton = _TRIPLET_RUN.sub(_two_triplets, skeleton)
     try:
-        if not is_valid(_TRIPLET_RUN.sub(_two_triplets, out), rule):
+        if not is_valid(skeleton, rule):
             check(out, rule)
     except URIError as exc:
         if valid:
             # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
-            return text, []
+            return text, [], []
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
-    return out, reports
+    return out, reports, runs
 
 
-@lru_cache(maxsize=2)
-def _plain_run(grammar: Grammar) -> re.Pattern[str]:
-    """Runs of characters a reference may hold anywhere but "%", "#", "[" and "]"."""
-    # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4);
-    # the IRI classes leave out the bidi formatting characters (RFC 3987 §4.1).
-    return re.compile(f"[{grammar.query_chars}]+")
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` without the white space around it, as a span."""
+    inner = text[start:end]
+    kept = inner.lstrip()
+    start += len(inner) - len(kept)
+    return start, start + len(kept.rstrip())
+
+
+#: At most this many reports of one code; the repairs of that code after them are
+#: one more report, whose span runs from the first of them to the last.
+MAX_REPORTS: Final = 100
 
 
 @lru_cache(maxsize=4)
-def _forbidden_run(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
-    """Runs of characters that are encoded as they stand: outside the widest class,
-    but not "%", "#", "[", "]" (each handled on its own), a lone surrogate (an
-    error), or white space inside delimiters (removed)."""
+def _special(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
+    """What a repair looks at: a run of bare "%", a "#", a "[" or "]", a lone
+    surrogate, white space inside delimiters, and a run of characters that are
+    encoded as they stand (outside the widest class, (i)query, §3.4; the IRI
+    classes leave out the bidi formatting characters, RFC 3987 §4.1).
+    Everything else (the characters of the class and pct-encoded triplets) is
+    kept, and the pattern skips it."""
     space = r"\s" if delimited else ""
-    return re.compile(f"[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+")
+    return re.compile(
+        r"(?P<bare>(?:%(?![0-9A-Fa-f]{2}))+)|(?P<hash>#)|(?P<bracket>[\[\]])"
+        r"|(?P<surrogate>[\ud800-\udfff])"
+        + (r"|(?P<space>\s+)" if delimited else "")
+        + f"|(?P<forbidden>[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+)"
+    )
+
+
+#: A run of forbidden characters cut into runs of one kind, in the order of
+#: ``_classify``: bidi formatting, white space, controls, "\\", other non-ASCII,
+#: other ASCII.
+_KINDS: Final = re.compile(
+    f"(?P<bidi_formatting>[{BIDI_FORMATTING}]+)"
+    r"|(?P<whitespace>\s+)"
+    r"|(?P<control>[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]+)"  # the C0, C1 not \s
+    r"|(?P<backslash>\\+)"
+    f"|(?P<non_ascii>[^\\x00-\\x9f\\s{BIDI_FORMATTING}]+)"
+    r"|(?P<forbidden_character>[^\\\s\x00-\x1f\x7f-\U0010ffff]+)"
+)
+
+#: What a repair of each code says of a run, for the report that counts the rest.
+_SUMMARIES: Final = {
+    "whitespace": "white space encoded (§2, Appendix C)",
+    "control": "control characters encoded (§2)",
+    "backslash": "backslashes encoded (§2)",
+    "non-ascii": "non-ASCII characters encoded as UTF-8 (§2.5)",
+    "forbidden-character": "characters not allowed in a URI encoded (§2)",
+    "bidi-formatting": "bidi formatting characters encoded (RFC 3987 §4.1)",
+    "bracket": '"[" or "]" outside an IP literal encoded (§3.2.2)',
+    "extra-hash": '"#" after the first encoded as "%23" (§3.5)',
+    "bare-percent": '"%" that starts no triplet encoded as "%25"',
+    "embedded-whitespace": "white space inside delimiters removed (Appendix C)",
+}
+
+
+class _Reporter:
+    """The reports of one repair, at most ``MAX_REPORTS`` of a code and then one
+    report over the rest of that code (hostile text can need a million repairs)."""
+
+    def __init__(self, reports: list[Report]) -> None:
+        self.reports = reports
+        self.counts: dict[str, int] = {}
+        self.rest: dict[str, list[int]] = {}  # code: [start, end, runs, characters]
+
+    def add(self, code: str, message: str, start: int, end: int) -> None:
+        count = self.counts.get(code, 0)
+        if count < MAX_REPORTS:
+            self.counts[code] = count + 1
+            self.reports.append(Report(code, message, SEVERITIES[code], (start, end), True))
+        else:
+            self.more(code, start, end)
+
+    def full(self, code: str) -> bool:
+        """Are the reports of ``code`` all made, so that the rest only count?"""
+        return self.counts.get(code, 0) >= MAX_REPORTS
+
+    def more(self, code: str, start: int, end: int) -> None:
+        rest = self.rest.get(code)
+        if rest is None:
+            self.rest[code] = [start, end, 1, end - start]
+        else:
+            rest[1] = end
+            rest[2] += 1
+            rest[3] += end - start
+
+    def close(self) -> None:
+        if not self.rest:
+            return
+        for code, (start, end, runs, chars) in self.rest.items():
+            message = (
+                f"{_SUMMARIES[code]}: {runs} more repairs of this kind ({chars} characters) "
+                f"after the first {MAX_REPORTS}, from the start of this span to its end"
+            )
+            self.reports.append(Report(code, message, SEVERITIES[code], (start, end), True))
+        self.reports.sort(key=lambda r: r.span[0])
 
 
 def _encode_forbidden(
-    grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
-) -> str:
-    plain = _plain_run(grammar)
-    forbidden = _forbidden_run(grammar, delimited)
+    grammar: Grammar,
+    body: str,
+    offset: int,
+    delimited: bool,
+    reports: list[Report],
+    runs: list[tuple[int, int, int]],
+) -> tuple[str, str]:
+    """``body`` with every repair made, one report per run of one kind (at most
+    ``MAX_REPORTS`` of a code), and its skeleton: the same with each replacement
+    cut to its first two triplets, valid where the repaired text is (pct-encoded
+    only ever repeats, and a zone ID needs "%25" and one more); ``runs`` gets
+    ``(start, end, length of the replacement)`` of each piece replaced, in
+    input positions."""
     authority = _AUTHORITY.match(body)
     host_start, host_end = authority.span(1) if authority else (0, 0)
     seen_hash = False
+    reporter = _Reporter(reports)
+    add = reporter.add
     out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        run = plain.match(body, i)
-        if run is not None:
-            out.append(run.group())
-            i = run.end()
-            continue
-        ch = body[i]
-        where = offset + i
-        i += 1
-        if ch == "%":
-            if _TRIPLET.match(body, i - 1):
-                out.append(ch)
+    longest = 0
+    last = 0
+    for match in _special(grammar, delimited).finditer(body):
+        start, end = match.span()
+        kind = match.lastgroup
+        where = offset + start
+        if kind == "forbidden":
+            chars = match.group()
+            if end - start == 1:  # one character: its repair is looked up, not built
+                code, message, encoded = _one(chars)
+                add(code, message, where, where + 1)
+            else:
+                for part in _KINDS.finditer(chars):
+                    code = _CODES[part.lastgroup]  # type: ignore[index]
+                    first, last_ = part.span()
+                    if reporter.full(code):
+                        reporter.more(code, where + first, where + last_)
+                        continue
+                    message = _run(f"{_classify(chars[first])[1]}; encoded", last_ - first)
+                    add(code, message, where + first, where + last_)
+                # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
+                encoded = "%" + chars.encode("utf-8").hex("%").upper()
+                longest = max(longest, len(encoded))
+        elif kind == "bare":
+            add("bare-percent", _run(_BARE, end - start), where, offset + end)
+            encoded = "%25" * (end - start)
+            longest = max(longest, len(encoded))
+        elif kind == "hash":
+            if not seen_hash:
+                seen_hash = True
                 continue
-            j = i  # a run of bare "%" is one repair
-            while j < n and body[j] == "%" and not _TRIPLET.match(body, j):
-                j += 1
-            reports.append(
-                _report(
-                    "bare-percent",
-                    _run('"%" that starts no triplet encoded as "%25"', j - i + 1),
-                    where,
-                    offset + j,
-                )
-            )
-            out.append("%25" * (j - i + 1))
-            i = j
-        elif ch == "#" and not seen_hash:
-            seen_hash = True
-            out.append(ch)
-        elif ch == "#":
-            reports.append(
-                _report("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
-            )
-            out.append("%23")
-        elif ch in "[]":
-            if host_start <= i - 1 < host_end:
-                out.append(ch)
+            add("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
+            encoded = "%23"
+        elif kind == "bracket":
+            if host_start <= start < host_end:
                 continue
-            reports.append(
-                _report(
-                    "bracket",
-                    f"{ch!r} is allowed only around an IP literal (§3.2.2)",
-                    where,
-                    where + 1,
-                )
+            ch = match.group()
+            add(
+                "bracket", f"{ch!r} is allowed only around an IP literal (§3.2.2)", where, where + 1
             )
-            out.append("%5B" if ch == "[" else "%5D")
-        elif delimited and ch.isspace():
-            j = i
-            while j < n and body[j].isspace():
-                j += 1
-            reports.append(
-                _report(
-                    "embedded-whitespace",
-                    _run("white space inside delimiters removed (Appendix C)", j - i + 1),
-                    where,
-                    offset + j,
-                )
-            )
-            i = j
-        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            encoded = "%5B" if ch == "[" else "%5D"
+        elif kind == "space":
+            add("embedded-whitespace", _run(_EMBEDDED, end - start), where, offset + end)
+            encoded = ""
+        else:
             raise URIError(
                 "a lone surrogate cannot be encoded as UTF-8",
                 text=body,
-                position=i - 1,
+                position=start,
                 rule="pct-encoded",
             )
-        else:
-            # A run of forbidden characters, each kind of them one repair.
-            j = forbidden.match(body, i - 1).end()  # type: ignore[union-attr]
-            if j == i:  # one character: its repair is looked up, not built
-                code, message, encoded = _one(ch)
-                reports.append(Report(code, message, SEVERITIES[code], (where, where + 1), True))
-                out.append(encoded)
-                continue
-            k = i - 1
-            for code, chars in groupby(body[k:j], key=_code_of):
-                count = len(list(chars))
-                message = _run(f"{_classify(body[k])[1]}; encoded", count)
-                reports.append(_report(code, message, offset + k, offset + k + count))
-                k += count
-            # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
-            out.append("%" + body[i - 1 : j].encode("utf-8").hex("%").upper())
-            i = j
-    return "".join(out)
+        out.append(body[last:start])
+        out.append(encoded)  # the replacements are the odd items of ``out``
+        last = end
+        runs.append((where, offset + end, len(encoded)))
+    reporter.close()
+    if not out:
+        return body, body
+    out.append(body[last:])
+    repaired = "".join(out)
+    if longest <= _SKELETON_PIECE:
+        return repaired, repaired
+    out[1::2] = [piece[:_SKELETON_PIECE] for piece in out[1::2]]
+    return repaired, "".join(out)
+
+
+_SKELETON_PIECE: Final = 6  # two triplets
+_BARE: Final = '"%" that starts no triplet encoded as "%25"'
+_EMBEDDED: Final = "white space inside delimiters removed (Appendix C)"
+_CODES: Final = {
+    "bidi_formatting": "bidi-formatting",
+    "whitespace": "whitespace",
+    "control": "control",
+    "backslash": "backslash",
+    "non_ascii": "non-ascii",
+    "forbidden_character": "forbidden-character",
+}
 
 
 @lru_cache(maxsize=1024)
@@ -295,7 +385,3 @@ def _one(ch: str) -> tuple[str, str, str]:
 def _run(message: str, count: int) -> str:
     """The message of one repair, or of a run of ``count`` like it."""
     return message if count == 1 else f"{message} (a run of {count} characters)"
-
-
-def _code_of(ch: str) -> str:
-    return _classify(ch)[0]

@@ -46,6 +46,8 @@ __all__ = ["audit", "full_audit"]
 
 #: How many wrapped URLs deep :func:`audit` looks (``jar:jar:http://...``).
 MAX_NESTING: Final = 3
+#: At most this many ``invisible-character`` findings; the runs after them are one more.
+MAX_FINDINGS: Final = 100
 
 
 def audit(uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY) -> list[Report]:
@@ -186,12 +188,21 @@ _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
 
 def _check_invisible(text: str, findings: list[Report]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
-    a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
+    a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1).  A run is
+    one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
+    count = 0
+    rest: list[int] = []  # start, end, runs, characters
     for match in _INVISIBLE_FORMAT.finditer(text):
         start, end = match.span()
         if is_presentation_selector(text, start):
             start += 1  # the rest of a run follows an invisible character
         if start == end:
+            continue
+        count += 1
+        if count > MAX_FINDINGS:
+            if not rest:
+                rest = [start, end, 0, 0]
+            rest[1:] = [end, rest[2] + 1, rest[3] + end - start]
             continue
         run = text[start:end]
         message = (
@@ -204,6 +215,17 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
                 run_message(message, len(run), (start, end)),
                 Severity.MEDIUM,
                 (start, end),
+            )
+        )
+    if rest:
+        findings.append(
+            finding(
+                "invisible-character",
+                f"{rest[2]} more runs of invisible or bidi formatting characters "
+                f"({rest[3]} characters) after the first {MAX_FINDINGS}, from the start "
+                "of this span to its end: the URI does not look like what it is",
+                Severity.MEDIUM,
+                (rest[0], rest[1]),
             )
         )
 
