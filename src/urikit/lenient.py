@@ -15,6 +15,12 @@ fixed silently; ``URI.lenient(text)`` wraps the text into the value.
   literal, and a second "#";
 * a "%" that starts no triplet becomes "%25".
 
+A run of characters of one kind is one report.  Hostile text can need a
+million repairs: at most :data:`MAX_REPORTS` (100) reports of one code are
+made, and the repairs of that code after them are one more report, whose
+span runs from the first of them to the last and whose message counts them
+(the characters between them that the grammar allows are kept as they are).
+
 Each report has a stable ``code``: ``"surrounding-whitespace"``,
 ``"delimiters"``, ``"url-prefix"``, ``"embedded-whitespace"``,
 ``"whitespace"``, ``"control"``, ``"backslash"``, ``"non-ascii"``,
@@ -28,7 +34,10 @@ delimited text from "<" to ">", the prefix with the white space after it.
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import islice
 from typing import Final
 
 from ._store import compiled
@@ -120,7 +129,7 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
     ('http://a/%C3%A9', 'http://a/\u00e9')
     """
-    repaired, reports, _ = repair_runs(text, iri=iri)
+    repaired, reports, _ = _repair(text, iri, None)
     return repaired, reports
 
 
@@ -131,12 +140,21 @@ def repair_runs(
     piece of ``text`` replaced by ``length`` characters, in order.  What the
     repairs around the reference removed (white space, delimiters, a prefix)
     is read from the reports."""
+    runs: list[tuple[int, int, int]] = []
+    repaired, reports, _ = _repair(text, iri, runs)
+    return repaired, reports, runs
+
+
+def _repair(
+    text: str, iri: bool, runs: list[tuple[int, int, int]] | None
+) -> tuple[str, list[Report], None]:
+    """:func:`repair`; ``runs`` gets the pieces replaced when it is a list."""
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
     valid = is_valid(text, rule)
     if valid and _PREFIX.match(text) is None:
-        return text, [], []
+        return text, [], None
     reports: list[Report] = []
     start, end = _strip(text, 0, len(text))
     if start:
@@ -160,8 +178,11 @@ def repair_runs(
         )
         start = prefix.end()
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
-    runs: list[tuple[int, int, int]] = []
-    out, skeleton = _encode_forbidden(grammar, text[start:end], start, delimited, reports, runs)
+    body = text[start:end]
+    if runs is None:
+        out = skeleton = _encode_all(grammar, body, start, delimited, reports)
+    else:
+        out, skeleton = _encode_forbidden(grammar, body, start, delimited, reports, runs)
     if not compiled:  # the compiled scanner reads long runs of triplets fast, the regex not
         skeleton = _TRIPLET_RUN.sub(_two_triplets, skeleton)
     try:
@@ -170,11 +191,11 @@ def repair_runs(
     except URIError as exc:
         if valid:
             # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
-            return text, [], []
+            return text, [], None
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
-    return out, reports, runs
+    return out, reports, None
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:
@@ -363,6 +384,138 @@ def _encode_forbidden(
 
 
 _SKELETON_PIECE: Final = 6  # two triplets
+_SMALL_CLASS: Final = 256
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_BARE_PERCENT: Final = re.compile("%(?![0-9A-Fa-f]{2})")
+_BARE_RUN: Final = re.compile("(?:%(?![0-9A-Fa-f]{2}))+")
+_HASH: Final = re.compile("#")
+_BRACKET: Final = re.compile(r"[\[\]]")
+_SPACE_RUN: Final = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=4)
+def _forbidden_run(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
+    """A run of characters encoded as they stand (``_special``'s ``forbidden``)."""
+    space = r"\s" if delimited else ""
+    return re.compile(f"[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+")
+
+
+@lru_cache(maxsize=4)
+def _kind_runs(grammar: Grammar, delimited: bool) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """For each code of a forbidden character, the pattern of a run of the characters
+    of that code that are encoded as they stand (``_special``'s ``forbidden``)."""
+    space = r"\s" if delimited else ""
+    kept = f"{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}"
+    kinds = []
+    for group, pattern in zip(_CODES, _KINDS.pattern.split("|"), strict=True):
+        cls = pattern[pattern.index(">") + 1 : -2]  # the class of (?P<name>[...]+)
+        kinds.append((_CODES[group], re.compile(f"(?:(?![{kept}]){cls})+")))
+    return tuple(kinds)
+
+
+def _encode_all(
+    grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
+) -> str:
+    """What :func:`_encode_forbidden` gives, made a pattern at a time (each a pass in
+    C over the text, whatever the number of repairs), with the same reports."""
+    surrogate = _SURROGATE.search(body)
+    if surrogate is not None:
+        raise URIError(
+            "a lone surrogate cannot be encoded as UTF-8",
+            text=body,
+            position=surrogate.start(),
+            rule="pct-encoded",
+        )
+    authority = _AUTHORITY.match(body)
+    host_end = authority.end(1) if authority else 0
+    first_hash = body.find("#")
+    found: list[Report] = []
+    # --- the reports, at most MAX_REPORTS of a code and one over the rest of it
+    forbidden = set("".join(_forbidden_run(grammar, delimited).findall(body)))
+    by_code: dict[str, list[str]] = {}
+    for ch in forbidden:
+        by_code.setdefault(_classify(ch)[0], []).append(ch)
+    kinds = dict(_kind_runs(grammar, delimited))
+    for code, chars in by_code.items():
+        # a run of the code's characters that occur: a plain class, searched fast
+        pattern = (
+            re.compile("[" + "".join(map(re.escape, chars)) + "]+")
+            if len(chars) <= _SMALL_CLASS
+            else kinds[code]
+        )
+
+        def message(run: re.Match[str]) -> str:
+            return _run(f"{_classify(run.group()[0])[1]}; encoded", run.end() - run.start())
+
+        _report_runs(code, pattern, body, 0, offset, message, found)
+    if "%" in body:
+        _report_runs(
+            "bare-percent", _BARE_RUN, body, 0, offset,
+            lambda run: _run(_BARE, run.end() - run.start()), found,
+        )  # fmt: skip
+    if first_hash >= 0:
+        _report_runs(
+            "extra-hash", _HASH, body, first_hash + 1, offset,
+            lambda run: 'a second "#" encoded as "%23" (§3.5)', found,
+        )  # fmt: skip
+    if "[" in body or "]" in body:
+        _report_runs(
+            "bracket", _BRACKET, body, host_end, offset,
+            lambda run: f"{run.group()!r} is allowed only around an IP literal (§3.2.2)", found,
+        )  # fmt: skip
+    if delimited:
+        _report_runs(
+            "embedded-whitespace", _SPACE_RUN, body, 0, offset,
+            lambda run: _run(_EMBEDDED, run.end() - run.start()), found,
+        )  # fmt: skip
+    found.sort(key=lambda r: r.span[0])
+    reports.extend(found)
+    # --- the repairs, in an order in which none changes what another sees
+    out = body
+    if "[" in out or "]" in out:  # no "[" or "]" comes before the host (a scheme has none)
+        out = out[:host_end] + out[host_end:].replace("[", "%5B").replace("]", "%5D")
+    if first_hash >= 0:
+        first_hash = out.find("#")
+        out = out[: first_hash + 1] + out[first_hash + 1 :].replace("#", "%23")
+    if "%" in out:
+        out = _BARE_PERCENT.sub("%25", out)
+    if delimited:
+        out = _SPACE_RUN.sub("", out)
+    if forbidden:
+        out = out.translate({ord(ch): _one(ch)[2] for ch in forbidden})
+    return out
+
+
+def _report_runs(
+    code: str,
+    pattern: re.Pattern[str],
+    body: str,
+    start: int,
+    offset: int,
+    message: Callable[[re.Match[str]], str],
+    reports: list[Report],
+) -> None:
+    """A report per run of ``pattern`` in ``body`` from ``start``, the first
+    ``MAX_REPORTS`` of them, and one over the rest (as ``_Reporter`` makes them)."""
+    severity = SEVERITIES[code]
+    runs = pattern.finditer(body, start)
+    for run in islice(runs, MAX_REPORTS):
+        span = (offset + run.start(), offset + run.end())
+        reports.append(Report(code, message(run), severity, span, True))
+    first = next(runs, None)
+    if first is None:
+        return
+    rest = pattern.findall(body, first.start())
+    (last,) = deque(pattern.finditer(body, first.start()), maxlen=1)
+    message_ = (
+        f"{_SUMMARIES[code]}: {len(rest)} more repairs of this kind "
+        f"({sum(map(len, rest))} characters) after the first {MAX_REPORTS}, "
+        "from the start of this span to its end"
+    )
+    span = (offset + first.start(), offset + last.end())
+    reports.append(Report(code, message_, severity, span, True))
+
+
 _BARE: Final = '"%" that starts no triplet encoded as "%25"'
 _EMBEDDED: Final = "white space inside delimiters removed (Appendix C)"
 _CODES: Final = {
