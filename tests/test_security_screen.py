@@ -20,9 +20,11 @@ from test_security import ATTACKS, CLEAN, RFC3986_1_1_2
 from test_security_hardening import _URLISH, _urls
 
 from urikit import URI, URIError
+from urikit.lenient import repair, repair_runs
 from urikit.schemes import DEFAULT_REGISTRY, Scheme
 from urikit.security import differential
 from urikit.security.audit import audit, full_audit
+from urikit.security.reading import _alignment, _body_start
 from urikit.security.screen import ENCODED, LOUD, QUIET, is_quiet, screen
 
 BENCH_URLS = Path(__file__).parent.parent / "bench" / "urls.txt"
@@ -154,3 +156,39 @@ def test_mutations_of_real_urls() -> None:
                 insert = "%" + rng.choice(["2e", "2E", "2f", "5C", "00", "0a", "C3%A9", "FF", "41"])
             cut = rng.randrange(3) if rng.random() < 0.3 else 0
             same(line[:at] + insert + line[at + cut :])
+
+
+# --- the map from a lenient reading back to the text: a shift up to the first repair ---
+
+_PIECES = ["a", "/", ":", "?", "#", "[", "]", "%", "%2", "%41", "2", "\u00e9", " ", "\t", "<",
+           "\\", "\u202e", "\x00", "http://", "h", "@", "\U0001f600"]  # fmt: skip
+
+
+def _exact_offsets(text: str, start: int, length: int) -> list[int]:
+    """The input index of each character of the repaired text, from the runs replaced."""
+    offsets: list[int] = []
+    at = start
+    for begin, end, size in repair_runs(text)[2]:
+        offsets += range(at, begin)
+        if size:
+            for index, ch in enumerate(text[begin:end]):
+                offsets += [begin + index] * (3 * len(ch.encode("utf-8")))
+        at = end
+    return offsets + list(range(at, at + length - len(offsets)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=16), st.booleans())
+def test_spans_map_back_to_the_characters_repaired(pieces: list[str], delimited: bool) -> None:
+    text = "".join(pieces)
+    text = f"<{text}>" if delimited else text
+    try:
+        repaired, reports = repair(text)
+    except URIError:
+        return
+    if not reports:
+        return
+    start = _body_start(text, reports)
+    mapper = _alignment(text, repaired, start)
+    offsets = _exact_offsets(text, start, len(repaired))
+    assert [mapper((i, i + 1)) for i in range(len(repaired))] == [(o, o + 1) for o in offsets]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from typing import Final
 from urllib.parse import unquote
@@ -23,7 +24,9 @@ from .hosts import (
 
 __all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
-_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+")
+#: A run of triplets; possessive where the ``re`` module has it (Python 3.11), as a
+#: run is always taken whole and the engine then keeps no state to go back to.
+_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+" + ("+" if sys.version_info >= (3, 11) else ""))
 _TRIPLET: Final = re.compile(PCT_ENCODED)
 #: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
 _CONCERN: Final = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")

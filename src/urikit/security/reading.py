@@ -14,7 +14,7 @@ from typing import Final
 
 from ..errors import URIError
 from ..grammar import URL_PREFIX
-from ..lenient import SEVERITIES, repair_runs
+from ..lenient import SEVERITIES, repair, repair_runs
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
 from .findings import Mapper, Reference, identity
@@ -40,21 +40,45 @@ def _body_start(text: str, reports: Sequence[Report]) -> int:
     return start
 
 
-def _alignment(text: str, start: int, runs: Sequence[tuple[int, int, int]]) -> Mapper:
-    """Map spans of the repaired text back to the input.
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b`` (slices compared in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
-    The repaired text is the input from ``start`` with each run ``(begin, end,
-    length)`` of the input replaced by ``length`` characters: nothing for white
-    space removed, else three per UTF-8 octet ("%XX"), so that a position in a
-    replacement falls on the character whose octet it encodes.
+
+def _alignment(text: str, repaired: str, start: int) -> Mapper:
+    """Map spans of ``repaired``, the lenient repair of ``text``, back to ``text``.
+
+    The repaired text is the input from ``start`` with runs of it replaced
+    (:func:`~urikit.lenient.repair_runs`): nothing for white space removed, else
+    three characters per UTF-8 octet ("%XX"), so that a position in a
+    replacement falls on the character whose octet it encodes.  Up to the
+    first replacement the map is a shift; the runs, which take a repair a
+    match at a time to list, are listed only for a span past it.
     """
+    unchanged = _common_prefix(repaired, text[start:])
+    # "%2x" repaired as "%252x" begins like the input: the shift holds up to its "%"
+    percent = repaired.rfind("%", max(0, unchanged - 2), unchanged)
+    if percent >= 0:
+        unchanged = percent + 1
     outs: list[int] = []  # where each replacement begins in the repaired text
-    shift = -start  # repaired position - input position, before the next run
-    for begin, end, length in runs:
-        outs.append(begin + shift)
-        shift += length - (end - begin)
+    runs: list[tuple[int, int, int]] = []
 
     def position(at: int) -> int:
+        if at < unchanged:
+            return at + start
+        if not runs:
+            runs.extend(repair_runs(text)[2])
+            shift = -start  # repaired position - input position, before the next run
+            for begin, end, length in runs:
+                outs.append(begin + shift)
+                shift += length - (end - begin)
         index = bisect_right(outs, at) - 1
         if index < 0:
             return at + start
@@ -132,9 +156,9 @@ def read(
         )
     )
     try:
-        out, reports, runs = repair_runs(text)
+        out, reports = repair(text)
         reference = URI(out)
     except URIError:
         return None, identity
     _add_repairs(text, reports, findings)
-    return reference, _alignment(text, _body_start(text, reports), runs)
+    return reference, _alignment(text, out, _body_start(text, reports))
