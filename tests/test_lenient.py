@@ -240,5 +240,5 @@ def test_past_max_reports_the_rest_of_a_kind_is_one_report() -> None:
     assert [r.code for r in reports] == ["whitespace"] * (MAX_REPORTS + 1)
     first = 9 + 1 + 3 * MAX_REPORTS  # the space of the (MAX_REPORTS + 1)th "b c"
     assert reports[-1].span == (first, len(text) - 1)
-    assert "50 more repairs of this kind (50 characters)" in reports[-1].message
+    assert "50 more characters of this kind" in reports[-1].message
     assert [r.span for r in reports[:2]] == [(10, 11), (13, 14)]

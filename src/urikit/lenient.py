@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import islice
 from typing import Final
@@ -262,7 +262,7 @@ class _Reporter:
     def __init__(self, reports: list[Report]) -> None:
         self.reports = reports
         self.counts: dict[str, int] = {}
-        self.rest: dict[str, list[int]] = {}  # code: [start, end, runs, characters]
+        self.rest: dict[str, list[int]] = {}  # code: [start, end, characters]
 
     def add(self, code: str, message: str, start: int, end: int) -> None:
         count = self.counts.get(code, 0)
@@ -279,22 +279,26 @@ class _Reporter:
     def more(self, code: str, start: int, end: int) -> None:
         rest = self.rest.get(code)
         if rest is None:
-            self.rest[code] = [start, end, 1, end - start]
+            self.rest[code] = [start, end, end - start]
         else:
             rest[1] = end
-            rest[2] += 1
-            rest[3] += end - start
+            rest[2] += end - start
 
     def close(self) -> None:
         if not self.rest:
             return
-        for code, (start, end, runs, chars) in self.rest.items():
-            message = (
-                f"{_SUMMARIES[code]}: {runs} more repairs of this kind ({chars} characters) "
-                f"after the first {MAX_REPORTS}, from the start of this span to its end"
-            )
-            self.reports.append(Report(code, message, SEVERITIES[code], (start, end), True))
+        for code, (start, end, chars) in self.rest.items():
+            report = Report(code, _summary(code, chars), SEVERITIES[code], (start, end), True)
+            self.reports.append(report)
         self.reports.sort(key=lambda r: r.span[0])
+
+
+def _summary(code: str, chars: int) -> str:
+    """The message of the report over the repairs of ``code`` after the first ``MAX_REPORTS``."""
+    return (
+        f"{_SUMMARIES[code]}: {chars} more characters of this kind after the first "
+        f"{MAX_REPORTS} reports of it, from the start of this span to its end"
+    )
 
 
 def _encode_forbidden(
@@ -437,36 +441,39 @@ def _encode_all(
         by_code.setdefault(_classify(ch)[0], []).append(ch)
     kinds = dict(_kind_runs(grammar, delimited))
     for code, chars in by_code.items():
-        # a run of the code's characters that occur: a plain class, searched fast
-        pattern = (
-            re.compile("[" + "".join(map(re.escape, chars)) + "]+")
-            if len(chars) <= _SMALL_CLASS
-            else kinds[code]
-        )
 
         def message(run: re.Match[str]) -> str:
             return _run(f"{_classify(run.group()[0])[1]}; encoded", run.end() - run.start())
 
-        _report_runs(code, pattern, body, 0, offset, message, found)
+        if len(chars) <= _SMALL_CLASS:
+            # a run of the code's characters that occur: a plain class, searched fast
+            pattern = re.compile("[" + "".join(map(re.escape, chars)) + "]+")
+            _report_runs(code, pattern, body, 0, offset, message, found, _counted(body, chars))
+        else:
+            pattern = kinds[code]
+            _report_runs(code, pattern, body, 0, offset, message, found, _matched(body, pattern))
     if "%" in body:
         _report_runs(
             "bare-percent", _BARE_RUN, body, 0, offset,
             lambda run: _run(_BARE, run.end() - run.start()), found,
+            _matched(body, _BARE_PERCENT),
         )  # fmt: skip
     if first_hash >= 0:
         _report_runs(
             "extra-hash", _HASH, body, first_hash + 1, offset,
-            lambda run: 'a second "#" encoded as "%23" (§3.5)', found,
+            lambda run: 'a second "#" encoded as "%23" (§3.5)', found, _counted(body, "#"),
         )  # fmt: skip
     if "[" in body or "]" in body:
         _report_runs(
             "bracket", _BRACKET, body, host_end, offset,
             lambda run: f"{run.group()!r} is allowed only around an IP literal (§3.2.2)", found,
+            _counted(body, "[]"),
         )  # fmt: skip
     if delimited:
         _report_runs(
             "embedded-whitespace", _SPACE_RUN, body, 0, offset,
             lambda run: _run(_EMBEDDED, run.end() - run.start()), found,
+            _matched(body, _SPACE_RUN),
         )  # fmt: skip
     found.sort(key=lambda r: r.span[0])
     reports.extend(found)
@@ -486,6 +493,31 @@ def _encode_all(
     return out
 
 
+Rest = Callable[[int], tuple[int, int]]
+
+
+def _counted(body: str, chars: Iterable[str]) -> Rest:
+    """How many of ``chars`` occur in ``body`` from a position, and where the last ends."""
+
+    def rest(start: int) -> tuple[int, int]:
+        count = sum(body.count(ch, start) for ch in chars)
+        return count, max(body.rfind(ch, start) for ch in chars) + 1
+
+    return rest
+
+
+def _matched(body: str, pattern: re.Pattern[str]) -> Rest:
+    """How many characters ``pattern`` matches in ``body`` from a position, and where
+    its last match ends."""
+
+    def rest(start: int) -> tuple[int, int]:
+        count = sum(map(len, pattern.findall(body, start)))
+        (last,) = deque(pattern.finditer(body, start), maxlen=1)
+        return count, last.end()
+
+    return rest
+
+
 def _report_runs(
     code: str,
     pattern: re.Pattern[str],
@@ -494,6 +526,7 @@ def _report_runs(
     offset: int,
     message: Callable[[re.Match[str]], str],
     reports: list[Report],
+    rest: Rest,
 ) -> None:
     """A report per run of ``pattern`` in ``body`` from ``start``, the first
     ``MAX_REPORTS`` of them, and one over the rest (as ``_Reporter`` makes them)."""
@@ -505,15 +538,9 @@ def _report_runs(
     first = next(runs, None)
     if first is None:
         return
-    rest = pattern.findall(body, first.start())
-    (last,) = deque(pattern.finditer(body, first.start()), maxlen=1)
-    message_ = (
-        f"{_SUMMARIES[code]}: {len(rest)} more repairs of this kind "
-        f"({sum(map(len, rest))} characters) after the first {MAX_REPORTS}, "
-        "from the start of this span to its end"
-    )
-    span = (offset + first.start(), offset + last.end())
-    reports.append(Report(code, message_, severity, span, True))
+    chars, end = rest(first.start())
+    span = (offset + first.start(), offset + end)
+    reports.append(Report(code, _summary(code, chars), severity, span, True))
 
 
 _BARE: Final = '"%" that starts no triplet encoded as "%25"'

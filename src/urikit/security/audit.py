@@ -27,6 +27,7 @@ over the run.  A clean reference gives no finding at all.
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Final
 
 from ..errors import URIError
@@ -184,6 +185,8 @@ def _wrapped(text: str, registry: SchemeRegistry, depth: int, outer: list[Report
 # --- invisible characters -------------------------------------------------------------
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
+#: A variation selector that begins a run of invisible characters.
+_SELECTOR_FIRST: Final = re.compile(f"(?<![{INVISIBLE_FORMAT}])[\ufe0e\ufe0f]")
 
 
 def _check_invisible(text: str, findings: list[Report]) -> None:
@@ -191,19 +194,14 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
     a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1).  A run is
     one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
     count = 0
-    rest: list[int] = []  # start, end, runs, characters
-    for match in _INVISIBLE_FORMAT.finditer(text):
+    runs = _INVISIBLE_FORMAT.finditer(text)
+    for match in runs:
         start, end = match.span()
         if is_presentation_selector(text, start):
             start += 1  # the rest of a run follows an invisible character
         if start == end:
             continue
         count += 1
-        if count > MAX_FINDINGS:
-            if not rest:
-                rest = [start, end, 0, 0]
-            rest[1:] = [end, rest[2] + 1, rest[3] + end - start]
-            continue
         run = text[start:end]
         message = (
             f"U+{ord(run[0]):04X}, an invisible or bidi formatting character: "
@@ -217,17 +215,33 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
                 (start, end),
             )
         )
-    if rest:
-        findings.append(
-            finding(
-                "invisible-character",
-                f"{rest[2]} more runs of invisible or bidi formatting characters "
-                f"({rest[3]} characters) after the first {MAX_FINDINGS}, from the start "
-                "of this span to its end: the URI does not look like what it is",
-                Severity.MEDIUM,
-                (rest[0], rest[1]),
-            )
+        if count == MAX_FINDINGS:
+            break
+    else:
+        return
+    # the rest at once: the characters of the runs, less the selectors that only give
+    # an emoji its presentation (each begins a run, after a visible character)
+    following = next(runs, None)
+    if following is None:
+        return
+    rest = following.start()
+    chars = sum(map(len, _INVISIBLE_FORMAT.findall(text, rest)))
+    chars -= sum(
+        is_presentation_selector(text, m.start()) for m in _SELECTOR_FIRST.finditer(text, rest)
+    )
+    if chars == 0:
+        return
+    (last,) = deque(_INVISIBLE_FORMAT.finditer(text, rest), maxlen=1)
+    findings.append(
+        finding(
+            "invisible-character",
+            f"{chars} more invisible or bidi formatting characters after the first "
+            f"{MAX_FINDINGS} runs, from the start of this span to its end: the URI does "
+            "not look like what it is",
+            Severity.MEDIUM,
+            (rest, last.end()),
         )
+    )
 
 
 # --- text that cannot be read ---------------------------------------------------------
