@@ -175,8 +175,9 @@ def test_public_addresses(address: str) -> None:
 
 
 def test_an_address_that_is_not_one() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(URIError) as info:
         is_internal_address("localtest.me")
+    assert (info.value.position, info.value.text) == (0, "localtest.me")
 
 
 # --- the differential is skipped only where the parsers agree ------------------------
