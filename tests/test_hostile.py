@@ -13,7 +13,8 @@ from collections.abc import Callable
 import pytest
 from linear import assert_linear
 
-from urikit import URI, URIError, is_valid, percent_decode, percent_encode
+from urikit import IRI, URI, URIError, audit, is_valid, percent_decode, percent_encode
+from urikit.text import extract
 from urikit.validate import check
 
 BIG = 300_000
@@ -95,3 +96,43 @@ def test_huge_valid_reference_round_trips() -> None:
     assert str(u) == text
     assert u.host == "h" * BIG and u.port == "8" * 1000 and u.query == "q" * BIG
     assert is_valid(text, "URI")
+
+
+# --- the shapes of issue 17 in the tools above the parser: audit, lenient, extract ---
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "space-letter": lambda n: " a b" * (n // 4),
+    "rlo-run": lambda n: "\u202e" * n,
+    "url-then-percents": lambda n: "http://a/" + "%" * n,
+    "less-than-signs": lambda n: "<" * n,
+    "url-then-non-ascii": lambda n: "http://a/" + "\u00e9" * n,
+    "url-then-bidi": lambda n: "http://a/" + "\u202e" * n,
+    "url-then-spaces": lambda n: "http://a/" + " " * n + "x",
+    "url-then-tabs": lambda n: "http://a/" + "\t" * n + "x",
+    "authority-at-signs": lambda n: "http://" + "@" * n,
+    "mixed": lambda n: "http://a/" + "\u00e9 \u202e%<" * (n // 5),
+    "encoded-nuls": lambda n: "http://a/" + "%00" * (n // 3),
+    "selectors": lambda n: "\ufe0f" * n,
+}
+
+
+def _lenient(cls: type[URI] | type[IRI]) -> Callable[[str], object]:
+    def repair(text: str) -> None:
+        with contextlib.suppress(URIError):
+            cls.lenient(text)
+
+    return repair
+
+
+TOOLS: dict[str, Callable[[str], object]] = {
+    "audit": audit,
+    "URI.lenient": _lenient(URI),
+    "IRI.lenient": _lenient(IRI),
+    "extract": lambda text: list(extract(text)),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_tools_are_linear_on_hostile_shapes(tool: str, shape: str) -> None:
+    assert_linear(SHAPES[shape], TOOLS[tool], BIG // 2)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from strategies import grammar_text, uri_references
 
 from urikit import IRI, URI, Repaired, Report, URIError
-from urikit.lenient import repair
+from urikit.lenient import MAX_REPORTS, repair, repair_runs
 
 CODES = {
     "surrounding-whitespace",
@@ -186,3 +186,59 @@ def test_repair_of_text() -> None:
     assert info.value.text == "http://h:8a/%20x"
     with pytest.raises(TypeError):
         repair(None)  # type: ignore[arg-type]
+
+
+# --- many repairs: a pattern at a time, and at most MAX_REPORTS reports of a code ---
+
+
+def _both(text: str, iri: bool) -> None:
+    """``repair`` (a pattern at a time) and ``repair_runs`` (a match at a time) agree."""
+    try:
+        fast: object = repair(text, iri=iri)
+    except URIError as error:
+        fast = ("error", error.position, error.reason)
+    try:
+        slow: object = repair_runs(text, iri=iri)[:2]
+    except URIError as error:
+        slow = ("error", error.position, error.reason)
+    assert fast == slow, text
+
+
+_PIECES = [
+    *'ab/:?#[]%4Fé \t\n<>\\\u202e\u200b\x00\x7f\x85\u3000\ue000\ufffe"{}|^`@.',
+    *["%41", "%2", "http://", "[::1]", "%25", "URL:", "\ud800"],
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14), st.booleans(), st.booleans())
+def test_the_two_ways_of_repairing_agree(pieces: list[str], iri: bool, delimited: bool) -> None:
+    text = "".join(pieces)
+    _both(f"<{text}>" if delimited else text, iri)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " a b" * 300,
+        "http://a/" + "\u00e9 \u202e%<" * 300,
+        "[#]" * 300,
+        "%" * 500,
+        "http://[::1]/" + "[]#" * 200,
+        "<" + " a\n" * 300 + ">",
+        "http://a/" + "\u00e9" * 300 + "x" + "\u00e8" * 300,
+    ],
+)
+@pytest.mark.parametrize("iri", [False, True])
+def test_the_two_ways_agree_past_the_last_single_report(text: str, iri: bool) -> None:
+    _both(text, iri)
+
+
+def test_past_max_reports_the_rest_of_a_kind_is_one_report() -> None:
+    text = "http://a/" + "b c" * (MAX_REPORTS + 50)
+    repaired, reports = repair(text)
+    assert repaired == "http://a/" + "b%20c" * (MAX_REPORTS + 50)
+    assert [r.code for r in reports] == ["whitespace"] * (MAX_REPORTS + 1)
+    first = 9 + 1 + 3 * MAX_REPORTS  # the space of the (MAX_REPORTS + 1)th "b c"
+    assert reports[-1].span == (first, len(text) - 1)
+    assert "50 more characters of this kind" in reports[-1].message
+    assert [r.span for r in reports[:2]] == [(10, 11), (13, 14)]

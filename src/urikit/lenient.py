@@ -15,6 +15,12 @@ fixed silently; ``URI.lenient(text)`` wraps the text into the value.
   literal, and a second "#";
 * a "%" that starts no triplet becomes "%25".
 
+A run of characters of one kind is one report.  Hostile text can need a
+million repairs: at most :data:`MAX_REPORTS` (100) reports of one code are
+made, and the repairs of that code after them are one more report, whose
+span runs from the first of them to the last and whose message counts them
+(the characters between them that the grammar allows are kept as they are).
+
 Each report has a stable ``code``: ``"surrounding-whitespace"``,
 ``"delimiters"``, ``"url-prefix"``, ``"embedded-whitespace"``,
 ``"whitespace"``, ``"control"``, ``"backslash"``, ``"non-ascii"``,
@@ -28,10 +34,13 @@ delimited text from "<" to ">", the prefix with the white space after it.
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import groupby
+from itertools import islice
 from typing import Final
 
+from ._store import compiled
 from .errors import URIError
 from .grammar import (
     BIDI_FORMATTING,
@@ -45,7 +54,7 @@ from .grammar import (
 from .report import Report, Severity
 from .validate import check, is_valid
 
-__all__ = ["SEVERITIES", "repair"]
+__all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs"]
 
 #: The severity of each repair: how much reading the text differently can mislead.
 SEVERITIES: Final = {
@@ -120,18 +129,34 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
     ('http://a/%C3%A9', 'http://a/\u00e9')
     """
+    repaired, reports, _ = _repair(text, iri, None)
+    return repaired, reports
+
+
+def repair_runs(
+    text: str, *, iri: bool = False
+) -> tuple[str, list[Report], list[tuple[int, int, int]]]:
+    """:func:`repair`, and where it replaced what: ``(start, end, length)`` of each
+    piece of ``text`` replaced by ``length`` characters, in order.  What the
+    repairs around the reference removed (white space, delimiters, a prefix)
+    is read from the reports."""
+    runs: list[tuple[int, int, int]] = []
+    repaired, reports, _ = _repair(text, iri, runs)
+    return repaired, reports, runs
+
+
+def _repair(
+    text: str, iri: bool, runs: list[tuple[int, int, int]] | None
+) -> tuple[str, list[Report], None]:
+    """:func:`repair`; ``runs`` gets the pieces replaced when it is a list."""
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
     valid = is_valid(text, rule)
     if valid and _PREFIX.match(text) is None:
-        return text, []
+        return text, [], None
     reports: list[Report] = []
-    start, end = 0, len(text)
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    start, end = _strip(text, 0, len(text))
     if start:
         reports.append(
             _report("surrounding-whitespace", "surrounding white space removed", 0, start)
@@ -145,11 +170,7 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
         reports.append(
             _report("delimiters", f"delimiters {text[start]}...{text[end - 1]} removed", start, end)
         )
-        start, end = start + 1, end - 1
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        start, end = _strip(text, start + 1, end - 1)
     prefix = _PREFIX.match(text, start, end)
     if prefix is not None:
         reports.append(
@@ -157,132 +178,381 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
         )
         start = prefix.end()
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
-    out = _encode_forbidden(grammar, text[start:end], start, delimited, reports)
+    body = text[start:end]
+    if runs is None:
+        out = skeleton = _encode_all(grammar, body, start, delimited, reports)
+    else:
+        out, skeleton = _encode_forbidden(grammar, body, start, delimited, reports, runs)
+    if not compiled:  # the compiled scanner reads long runs of triplets fast, the regex not
+        skeleton = _TRIPLET_RUN.sub(_two_triplets, skeleton)
     try:
-        if not is_valid(_TRIPLET_RUN.sub(_two_triplets, out), rule):
+        if not is_valid(skeleton, rule):
             check(out, rule)
     except URIError as exc:
         if valid:
             # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
-            return text, []
+            return text, [], None
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
-    return out, reports
+    return out, reports, None
 
 
-@lru_cache(maxsize=2)
-def _plain_run(grammar: Grammar) -> re.Pattern[str]:
-    """Runs of characters a reference may hold anywhere but "%", "#", "[" and "]"."""
-    # (i)query = *( (i)pchar / [iprivate] / "/" / "?" ): the widest class (§3.4);
-    # the IRI classes leave out the bidi formatting characters (RFC 3987 §4.1).
-    return re.compile(f"[{grammar.query_chars}]+")
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` without the white space around it, as a span."""
+    inner = text[start:end]
+    kept = inner.lstrip()
+    start += len(inner) - len(kept)
+    return start, start + len(kept.rstrip())
+
+
+#: At most this many reports of one code; the repairs of that code after them are
+#: one more report, whose span runs from the first of them to the last.
+MAX_REPORTS: Final = 100
+
+
+@lru_cache(maxsize=4)
+def _special(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
+    """What a repair looks at: a run of bare "%", a "#", a "[" or "]", a lone
+    surrogate, white space inside delimiters, and a run of characters that are
+    encoded as they stand (outside the widest class, (i)query, §3.4; the IRI
+    classes leave out the bidi formatting characters, RFC 3987 §4.1).
+    Everything else (the characters of the class and pct-encoded triplets) is
+    kept, and the pattern skips it."""
+    space = r"\s" if delimited else ""
+    return re.compile(
+        r"(?P<bare>(?:%(?![0-9A-Fa-f]{2}))+)|(?P<hash>#)|(?P<bracket>[\[\]])"
+        r"|(?P<surrogate>[\ud800-\udfff])"
+        + (r"|(?P<space>\s+)" if delimited else "")
+        + f"|(?P<forbidden>[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+)"
+    )
+
+
+#: A run of forbidden characters cut into runs of one kind, in the order of
+#: ``_classify``: bidi formatting, white space, controls, "\\", other non-ASCII,
+#: other ASCII.
+_KINDS: Final = re.compile(
+    f"(?P<bidi_formatting>[{BIDI_FORMATTING}]+)"
+    r"|(?P<whitespace>\s+)"
+    r"|(?P<control>[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]+)"  # the C0, C1 not \s
+    r"|(?P<backslash>\\+)"
+    f"|(?P<non_ascii>[^\\x00-\\x9f\\s{BIDI_FORMATTING}]+)"
+    r"|(?P<forbidden_character>[^\\\s\x00-\x1f\x7f-\U0010ffff]+)"
+)
+
+#: What a repair of each code says of a run, for the report that counts the rest.
+_SUMMARIES: Final = {
+    "whitespace": "white space encoded (§2, Appendix C)",
+    "control": "control characters encoded (§2)",
+    "backslash": "backslashes encoded (§2)",
+    "non-ascii": "non-ASCII characters encoded as UTF-8 (§2.5)",
+    "forbidden-character": "characters not allowed in a URI encoded (§2)",
+    "bidi-formatting": "bidi formatting characters encoded (RFC 3987 §4.1)",
+    "bracket": '"[" or "]" outside an IP literal encoded (§3.2.2)',
+    "extra-hash": '"#" after the first encoded as "%23" (§3.5)',
+    "bare-percent": '"%" that starts no triplet encoded as "%25"',
+    "embedded-whitespace": "white space inside delimiters removed (Appendix C)",
+}
+
+
+class _Reporter:
+    """The reports of one repair, at most ``MAX_REPORTS`` of a code and then one
+    report over the rest of that code (hostile text can need a million repairs)."""
+
+    def __init__(self, reports: list[Report]) -> None:
+        self.reports = reports
+        self.counts: dict[str, int] = {}
+        self.rest: dict[str, list[int]] = {}  # code: [start, end, characters]
+
+    def add(self, code: str, message: str, start: int, end: int) -> None:
+        count = self.counts.get(code, 0)
+        if count < MAX_REPORTS:
+            self.counts[code] = count + 1
+            self.reports.append(Report(code, message, SEVERITIES[code], (start, end), True))
+        else:
+            self.more(code, start, end)
+
+    def full(self, code: str) -> bool:
+        """Are the reports of ``code`` all made, so that the rest only count?"""
+        return self.counts.get(code, 0) >= MAX_REPORTS
+
+    def more(self, code: str, start: int, end: int) -> None:
+        rest = self.rest.get(code)
+        if rest is None:
+            self.rest[code] = [start, end, end - start]
+        else:
+            rest[1] = end
+            rest[2] += end - start
+
+    def close(self) -> None:
+        if not self.rest:
+            return
+        for code, (start, end, chars) in self.rest.items():
+            report = Report(code, _summary(code, chars), SEVERITIES[code], (start, end), True)
+            self.reports.append(report)
+        self.reports.sort(key=lambda r: r.span[0])
+
+
+def _summary(code: str, chars: int) -> str:
+    """The message of the report over the repairs of ``code`` after the first ``MAX_REPORTS``."""
+    return (
+        f"{_SUMMARIES[code]}: {chars} more characters of this kind after the first "
+        f"{MAX_REPORTS} reports of it, from the start of this span to its end"
+    )
+
+
+def _encode_forbidden(
+    grammar: Grammar,
+    body: str,
+    offset: int,
+    delimited: bool,
+    reports: list[Report],
+    runs: list[tuple[int, int, int]],
+) -> tuple[str, str]:
+    """``body`` with every repair made, one report per run of one kind (at most
+    ``MAX_REPORTS`` of a code), and its skeleton: the same with each replacement
+    cut to its first two triplets, valid where the repaired text is (pct-encoded
+    only ever repeats, and a zone ID needs "%25" and one more); ``runs`` gets
+    ``(start, end, length of the replacement)`` of each piece replaced, in
+    input positions."""
+    authority = _AUTHORITY.match(body)
+    host_start, host_end = authority.span(1) if authority else (0, 0)
+    seen_hash = False
+    reporter = _Reporter(reports)
+    add = reporter.add
+    out: list[str] = []
+    longest = 0
+    last = 0
+    for match in _special(grammar, delimited).finditer(body):
+        start, end = match.span()
+        kind = match.lastgroup
+        where = offset + start
+        if kind == "forbidden":
+            chars = match.group()
+            if end - start == 1:  # one character: its repair is looked up, not built
+                code, message, encoded = _one(chars)
+                add(code, message, where, where + 1)
+            else:
+                for part in _KINDS.finditer(chars):
+                    code = _CODES[part.lastgroup]  # type: ignore[index]
+                    first, last_ = part.span()
+                    if reporter.full(code):
+                        reporter.more(code, where + first, where + last_)
+                        continue
+                    message = _run(f"{_classify(chars[first])[1]}; encoded", last_ - first)
+                    add(code, message, where + first, where + last_)
+                # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
+                encoded = "%" + chars.encode("utf-8").hex("%").upper()
+                longest = max(longest, len(encoded))
+        elif kind == "bare":
+            add("bare-percent", _run(_BARE, end - start), where, offset + end)
+            encoded = "%25" * (end - start)
+            longest = max(longest, len(encoded))
+        elif kind == "hash":
+            if not seen_hash:
+                seen_hash = True
+                continue
+            add("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
+            encoded = "%23"
+        elif kind == "bracket":
+            if host_start <= start < host_end:
+                continue
+            ch = match.group()
+            add(
+                "bracket", f"{ch!r} is allowed only around an IP literal (§3.2.2)", where, where + 1
+            )
+            encoded = "%5B" if ch == "[" else "%5D"
+        elif kind == "space":
+            add("embedded-whitespace", _run(_EMBEDDED, end - start), where, offset + end)
+            encoded = ""
+        else:
+            raise URIError(
+                "a lone surrogate cannot be encoded as UTF-8",
+                text=body,
+                position=start,
+                rule="pct-encoded",
+            )
+        out.append(body[last:start])
+        out.append(encoded)  # the replacements are the odd items of ``out``
+        last = end
+        runs.append((where, offset + end, len(encoded)))
+    reporter.close()
+    if not out:
+        return body, body
+    out.append(body[last:])
+    repaired = "".join(out)
+    if longest <= _SKELETON_PIECE:
+        return repaired, repaired
+    out[1::2] = [piece[:_SKELETON_PIECE] for piece in out[1::2]]
+    return repaired, "".join(out)
+
+
+_SKELETON_PIECE: Final = 6  # two triplets
+_SMALL_CLASS: Final = 256
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_BARE_PERCENT: Final = re.compile("%(?![0-9A-Fa-f]{2})")
+_BARE_RUN: Final = re.compile("(?:%(?![0-9A-Fa-f]{2}))+")
+_HASH: Final = re.compile("#")
+_BRACKET: Final = re.compile(r"[\[\]]")
+_SPACE_RUN: Final = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=4)
 def _forbidden_run(grammar: Grammar, delimited: bool) -> re.Pattern[str]:
-    """Runs of characters that are encoded as they stand: outside the widest class,
-    but not "%", "#", "[", "]" (each handled on its own), a lone surrogate (an
-    error), or white space inside delimiters (removed)."""
+    """A run of characters encoded as they stand (``_special``'s ``forbidden``)."""
     space = r"\s" if delimited else ""
     return re.compile(f"[^{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}]+")
 
 
-def _encode_forbidden(
+@lru_cache(maxsize=4)
+def _kind_runs(grammar: Grammar, delimited: bool) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """For each code of a forbidden character, the pattern of a run of the characters
+    of that code that are encoded as they stand (``_special``'s ``forbidden``)."""
+    space = r"\s" if delimited else ""
+    kept = f"{grammar.query_chars}%#\\[\\]\ud800-\udfff{space}"
+    kinds = []
+    for group, pattern in zip(_CODES, _KINDS.pattern.split("|"), strict=True):
+        cls = pattern[pattern.index(">") + 1 : -2]  # the class of (?P<name>[...]+)
+        kinds.append((_CODES[group], re.compile(f"(?:(?![{kept}]){cls})+")))
+    return tuple(kinds)
+
+
+def _encode_all(
     grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
 ) -> str:
-    plain = _plain_run(grammar)
-    forbidden = _forbidden_run(grammar, delimited)
+    """What :func:`_encode_forbidden` gives, made a pattern at a time (each a pass in
+    C over the text, whatever the number of repairs), with the same reports."""
+    surrogate = _SURROGATE.search(body)
+    if surrogate is not None:
+        raise URIError(
+            "a lone surrogate cannot be encoded as UTF-8",
+            text=body,
+            position=surrogate.start(),
+            rule="pct-encoded",
+        )
     authority = _AUTHORITY.match(body)
-    host_start, host_end = authority.span(1) if authority else (0, 0)
-    seen_hash = False
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        run = plain.match(body, i)
-        if run is not None:
-            out.append(run.group())
-            i = run.end()
-            continue
-        ch = body[i]
-        where = offset + i
-        i += 1
-        if ch == "%":
-            if _TRIPLET.match(body, i - 1):
-                out.append(ch)
-                continue
-            j = i  # a run of bare "%" is one repair
-            while j < n and body[j] == "%" and not _TRIPLET.match(body, j):
-                j += 1
-            reports.append(
-                _report(
-                    "bare-percent",
-                    _run('"%" that starts no triplet encoded as "%25"', j - i + 1),
-                    where,
-                    offset + j,
-                )
-            )
-            out.append("%25" * (j - i + 1))
-            i = j
-        elif ch == "#" and not seen_hash:
-            seen_hash = True
-            out.append(ch)
-        elif ch == "#":
-            reports.append(
-                _report("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
-            )
-            out.append("%23")
-        elif ch in "[]":
-            if host_start <= i - 1 < host_end:
-                out.append(ch)
-                continue
-            reports.append(
-                _report(
-                    "bracket",
-                    f"{ch!r} is allowed only around an IP literal (§3.2.2)",
-                    where,
-                    where + 1,
-                )
-            )
-            out.append("%5B" if ch == "[" else "%5D")
-        elif delimited and ch.isspace():
-            j = i
-            while j < n and body[j].isspace():
-                j += 1
-            reports.append(
-                _report(
-                    "embedded-whitespace",
-                    _run("white space inside delimiters removed (Appendix C)", j - i + 1),
-                    where,
-                    offset + j,
-                )
-            )
-            i = j
-        elif 0xD800 <= ord(ch) <= 0xDFFF:
-            raise URIError(
-                "a lone surrogate cannot be encoded as UTF-8",
-                text=body,
-                position=i - 1,
-                rule="pct-encoded",
-            )
+    host_end = authority.end(1) if authority else 0
+    first_hash = body.find("#")
+    found: list[Report] = []
+    # --- the reports, at most MAX_REPORTS of a code and one over the rest of it
+    forbidden = set("".join(_forbidden_run(grammar, delimited).findall(body)))
+    by_code: dict[str, list[str]] = {}
+    for ch in forbidden:
+        by_code.setdefault(_classify(ch)[0], []).append(ch)
+    kinds = dict(_kind_runs(grammar, delimited))
+    for code, chars in by_code.items():
+
+        def message(run: re.Match[str]) -> str:
+            return _run(f"{_classify(run.group()[0])[1]}; encoded", run.end() - run.start())
+
+        if len(chars) <= _SMALL_CLASS:
+            # a run of the code's characters that occur: a plain class, searched fast
+            pattern = re.compile("[" + "".join(map(re.escape, chars)) + "]+")
+            _report_runs(code, pattern, body, 0, offset, message, found, _counted(body, chars))
         else:
-            # A run of forbidden characters, each kind of them one repair.
-            j = forbidden.match(body, i - 1).end()  # type: ignore[union-attr]
-            if j == i:  # one character: its repair is looked up, not built
-                code, message, encoded = _one(ch)
-                reports.append(Report(code, message, SEVERITIES[code], (where, where + 1), True))
-                out.append(encoded)
-                continue
-            k = i - 1
-            for code, chars in groupby(body[k:j], key=_code_of):
-                count = len(list(chars))
-                message = _run(f"{_classify(body[k])[1]}; encoded", count)
-                reports.append(_report(code, message, offset + k, offset + k + count))
-                k += count
-            # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
-            out.append("%" + body[i - 1 : j].encode("utf-8").hex("%").upper())
-            i = j
-    return "".join(out)
+            pattern = kinds[code]
+            _report_runs(code, pattern, body, 0, offset, message, found, _matched(body, pattern))
+    if "%" in body:
+        _report_runs(
+            "bare-percent", _BARE_RUN, body, 0, offset,
+            lambda run: _run(_BARE, run.end() - run.start()), found,
+            _matched(body, _BARE_PERCENT),
+        )  # fmt: skip
+    if first_hash >= 0:
+        _report_runs(
+            "extra-hash", _HASH, body, first_hash + 1, offset,
+            lambda run: 'a second "#" encoded as "%23" (§3.5)', found, _counted(body, "#"),
+        )  # fmt: skip
+    if "[" in body or "]" in body:
+        _report_runs(
+            "bracket", _BRACKET, body, host_end, offset,
+            lambda run: f"{run.group()!r} is allowed only around an IP literal (§3.2.2)", found,
+            _counted(body, "[]"),
+        )  # fmt: skip
+    if delimited:
+        _report_runs(
+            "embedded-whitespace", _SPACE_RUN, body, 0, offset,
+            lambda run: _run(_EMBEDDED, run.end() - run.start()), found,
+            _matched(body, _SPACE_RUN),
+        )  # fmt: skip
+    found.sort(key=lambda r: r.span[0])
+    reports.extend(found)
+    # --- the repairs, in an order in which none changes what another sees
+    out = body
+    if "[" in out or "]" in out:  # no "[" or "]" comes before the host (a scheme has none)
+        out = out[:host_end] + out[host_end:].replace("[", "%5B").replace("]", "%5D")
+    if first_hash >= 0:
+        first_hash = out.find("#")
+        out = out[: first_hash + 1] + out[first_hash + 1 :].replace("#", "%23")
+    if "%" in out:
+        out = _BARE_PERCENT.sub("%25", out)
+    if delimited:
+        out = _SPACE_RUN.sub("", out)
+    if forbidden:
+        out = out.translate({ord(ch): _one(ch)[2] for ch in forbidden})
+    return out
+
+
+Rest = Callable[[int], tuple[int, int]]
+
+
+def _counted(body: str, chars: Iterable[str]) -> Rest:
+    """How many of ``chars`` occur in ``body`` from a position, and where the last ends."""
+
+    def rest(start: int) -> tuple[int, int]:
+        count = sum(body.count(ch, start) for ch in chars)
+        return count, max(body.rfind(ch, start) for ch in chars) + 1
+
+    return rest
+
+
+def _matched(body: str, pattern: re.Pattern[str]) -> Rest:
+    """How many characters ``pattern`` matches in ``body`` from a position, and where
+    its last match ends."""
+
+    def rest(start: int) -> tuple[int, int]:
+        count = sum(map(len, pattern.findall(body, start)))
+        (last,) = deque(pattern.finditer(body, start), maxlen=1)
+        return count, last.end()
+
+    return rest
+
+
+def _report_runs(
+    code: str,
+    pattern: re.Pattern[str],
+    body: str,
+    start: int,
+    offset: int,
+    message: Callable[[re.Match[str]], str],
+    reports: list[Report],
+    rest: Rest,
+) -> None:
+    """A report per run of ``pattern`` in ``body`` from ``start``, the first
+    ``MAX_REPORTS`` of them, and one over the rest (as ``_Reporter`` makes them)."""
+    severity = SEVERITIES[code]
+    runs = pattern.finditer(body, start)
+    for run in islice(runs, MAX_REPORTS):
+        span = (offset + run.start(), offset + run.end())
+        reports.append(Report(code, message(run), severity, span, True))
+    first = next(runs, None)
+    if first is None:
+        return
+    chars, end = rest(first.start())
+    span = (offset + first.start(), offset + end)
+    reports.append(Report(code, _summary(code, chars), severity, span, True))
+
+
+_BARE: Final = '"%" that starts no triplet encoded as "%25"'
+_EMBEDDED: Final = "white space inside delimiters removed (Appendix C)"
+_CODES: Final = {
+    "bidi_formatting": "bidi-formatting",
+    "whitespace": "whitespace",
+    "control": "control",
+    "backslash": "backslash",
+    "non_ascii": "non-ascii",
+    "forbidden_character": "forbidden-character",
+}
 
 
 @lru_cache(maxsize=1024)
@@ -295,7 +565,3 @@ def _one(ch: str) -> tuple[str, str, str]:
 def _run(message: str, count: int) -> str:
     """The message of one repair, or of a run of ``count`` like it."""
     return message if count == 1 else f"{message} (a run of {count} characters)"
-
-
-def _code_of(ch: str) -> str:
-    return _classify(ch)[0]

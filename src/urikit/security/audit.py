@@ -27,6 +27,7 @@ over the run.  A clean reference gives no finding at all.
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Final
 
 from ..errors import URIError
@@ -35,16 +36,19 @@ from ..report import INVISIBLE_FORMAT, Report, Severity
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import IRI, URI
 from .active import check_active_content
-from .checks import check_encoded, check_reference, check_userinfo
+from .checks import check_encoded, check_octets, check_reference, check_userinfo
 from .differential import agree, check_differential
 from .findings import Mapper, Reference, finding, identity, merge_runs, run_message
 from .hosts import is_presentation_selector
 from .reading import read
+from .screen import ENCODED, QUIET, is_quiet, screen
 
-__all__ = ["audit"]
+__all__ = ["audit", "full_audit"]
 
 #: How many wrapped URLs deep :func:`audit` looks (``jar:jar:http://...``).
 MAX_NESTING: Final = 3
+#: At most this many ``invisible-character`` findings; the runs after them are one more.
+MAX_FINDINGS: Final = 100
 
 
 def audit(uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY) -> list[Report]:
@@ -66,6 +70,34 @@ def audit(uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY) 
     >>> audit("https://www.example.com/index.html?q=1#x")
     []
     """
+    if type(uri) is str:
+        text = uri
+        try:
+            parsed = URI(text)
+        except URIError as error:
+            return _audit(text, None, registry, error)
+        verdict = screen(text, parsed, registry)
+        if verdict is QUIET:
+            return []  # the quick screen: no check can fire (screen.py)
+        if verdict is ENCODED:
+            octets: list[Report] = []
+            check_octets(parsed, octets, identity)
+            if not octets:
+                return []
+        return _audit(text, parsed, registry, None)
+    if isinstance(uri, (URI, IRI)):
+        text = str(uri)
+        if is_quiet(text, uri, registry):
+            return []
+        return _audit(text, uri, registry, None)
+    return full_audit(uri, registry=registry)
+
+
+def full_audit(
+    uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY
+) -> list[Report]:
+    """:func:`audit` with every check run on every input, without the quick screen
+    of :func:`~urikit.security.screen.is_quiet`: the reference it is tested against."""
     if isinstance(uri, (URI, IRI)):
         text = str(uri)
         ref: Reference | None = uri
@@ -74,20 +106,32 @@ def audit(uri: str | URI | IRI, *, registry: SchemeRegistry = DEFAULT_REGISTRY) 
         ref = None
     else:
         raise TypeError(f"audit() takes a str or a URI, not {type(uri).__name__}")
-    findings = _findings(text, ref, registry, MAX_NESTING)
+    return _audit(text, ref, registry, None)
+
+
+def _audit(
+    text: str, ref: Reference | None, registry: SchemeRegistry, failure: URIError | None
+) -> list[Report]:
+    """The findings of ``text`` (read as ``ref`` when not None), merged and sorted;
+    ``failure`` is the error of a strict parse of ``text`` already tried."""
+    findings = _findings(text, ref, registry, MAX_NESTING, failure)
     unique = {(f.code, f.span, f.message): f for f in findings}
     return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
 
 
 def _findings(
-    text: str, given: Reference | None, registry: SchemeRegistry, depth: int
+    text: str,
+    given: Reference | None,
+    registry: SchemeRegistry,
+    depth: int,
+    failure: URIError | None = None,
 ) -> list[Report]:
     """Every finding in ``text`` (read as ``given`` when that is not None), unmerged."""
     findings: list[Report] = []
     where: Mapper = identity
     ref = given
     if ref is None:
-        ref, where = read(text, findings)
+        ref, where = read(text, findings, failure)
     check_active_content(text, findings)
     if ref is not None:
         check_reference(ref, registry, findings, where, text)
@@ -141,17 +185,23 @@ def _wrapped(text: str, registry: SchemeRegistry, depth: int, outer: list[Report
 # --- invisible characters -------------------------------------------------------------
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
+#: A variation selector that begins a run of invisible characters.
+_SELECTOR_FIRST: Final = re.compile(f"(?<![{INVISIBLE_FORMAT}])[\ufe0e\ufe0f]")
 
 
 def _check_invisible(text: str, findings: list[Report]) -> None:
     """``invisible-character``: bidi controls and zero-width characters, which make
-    a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1)."""
-    for match in _INVISIBLE_FORMAT.finditer(text):
+    a URI look like another when shown (RFC 3986 §7.6, RFC 3987 §4.1).  A run is
+    one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
+    count = 0
+    runs = _INVISIBLE_FORMAT.finditer(text)
+    for match in runs:
         start, end = match.span()
         if is_presentation_selector(text, start):
             start += 1  # the rest of a run follows an invisible character
         if start == end:
             continue
+        count += 1
         run = text[start:end]
         message = (
             f"U+{ord(run[0]):04X}, an invisible or bidi formatting character: "
@@ -165,6 +215,33 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
                 (start, end),
             )
         )
+        if count == MAX_FINDINGS:
+            break
+    else:
+        return
+    # the rest at once: the characters of the runs, less the selectors that only give
+    # an emoji its presentation (each begins a run, after a visible character)
+    following = next(runs, None)
+    if following is None:
+        return
+    rest = following.start()
+    chars = sum(map(len, _INVISIBLE_FORMAT.findall(text, rest)))
+    chars -= sum(
+        is_presentation_selector(text, m.start()) for m in _SELECTOR_FIRST.finditer(text, rest)
+    )
+    if chars == 0:
+        return
+    (last,) = deque(_INVISIBLE_FORMAT.finditer(text, rest), maxlen=1)
+    findings.append(
+        finding(
+            "invisible-character",
+            f"{chars} more invisible or bidi formatting characters after the first "
+            f"{MAX_FINDINGS} runs, from the start of this span to its end: the URI does "
+            "not look like what it is",
+            Severity.MEDIUM,
+            (rest, last.end()),
+        )
+    )
 
 
 # --- text that cannot be read ---------------------------------------------------------

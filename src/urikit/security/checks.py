@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from typing import Final
 from urllib.parse import unquote
@@ -21,11 +22,17 @@ from .hosts import (
     uts46_changes,
 )
 
-__all__ = ["check_encoded", "check_reference", "check_userinfo"]
+__all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
-_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+")
+#: A run of triplets; possessive where the ``re`` module has it (Python 3.11), as a
+#: run is always taken whole and the engine then keeps no state to go back to.
+_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+" + ("+" if sys.version_info >= (3, 11) else ""))
+_TRIPLET: Final = re.compile(PCT_ENCODED)
+#: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
+_CONCERN: Final = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
+_CONTROLS: Final = frozenset([*range(0x20), 0x7F])
 
 
 def check_reference(
@@ -39,9 +46,16 @@ def check_reference(
     into ``given``, the text as it was given (``str(ref)`` when None)."""
     _check_userinfo(ref, registry, findings, where)
     _check_host(ref, findings, where, str(ref) if given is None else given)
-    _check_port(ref, registry, findings, where)
+    check_port(ref, registry, findings, where)
+    check_octets(ref, findings, where)
+
+
+def check_octets(ref: Reference, findings: list[Report], where: Mapper) -> None:
+    """The checks of percent-encoded octets (RFC 3986 §7.2, §7.3): ``encoded-control``
+    and ``invalid-utf8`` in every component, ``encoded-dot-segment`` in the path
+    and query."""
     if "%" not in str(ref):
-        return  # the checks below look at percent-encoded octets only
+        return
     content = _data_content(ref)
     for component in ("userinfo", "host", "path", "query", "fragment"):
         span = ref.span(component)
@@ -308,9 +322,11 @@ def _family(name: str) -> str:
     return "web" if name in _WEB else name.removesuffix("s")
 
 
-def _check_port(
+def check_port(
     ref: Reference, registry: SchemeRegistry, findings: list[Report], where: Mapper
 ) -> None:
+    """``unusual-port``: a port above 65535, or the well-known port of another
+    protocol than the scheme's (RFC 3986 §7.2)."""
     port = ref.port
     span = ref.span("port")
     if not port or span is None:
@@ -361,16 +377,28 @@ def check_encoded(
     findings: list[Report],
     where: Mapper,
 ) -> None:
-    """``encoded-control`` and ``invalid-utf8`` in ``text[span]``."""
-    for run in _RUN.finditer(text, span[0], span[1]):
+    """``encoded-control`` and ``invalid-utf8`` in ``text[span]``.
+
+    Only a run of triplets that holds a control or an octet above 0x7F can give
+    either: each such run is found from one of those octets (triplets cannot
+    overlap, so the run is the same read backwards as forwards).
+    """
+    done = span[0]
+    while (concern := _CONCERN.search(text, done, span[1])) is not None:
+        start = concern.start()
+        while start - 3 >= done and _TRIPLET.match(text, start - 3) is not None:
+            start -= 3
+        run = _RUN.match(text, start, span[1])
+        assert run is not None
+        done = run.end()
         octets = bytes.fromhex(run.group().replace("%", ""))
-        controls = [i for i, b in enumerate(octets) if b < 0x20 or b == 0x7F]
-        if controls:
-            names = ", ".join(
-                _NAMES.get(octets[i], f"0x{octets[i]:02X}") for i in dict.fromkeys(controls)
-            )
-            worst = any(octets[i] in _WORST for i in controls)
-            first, last = run.start() + 3 * controls[0], run.start() + 3 * controls[-1] + 3
+        present = _CONTROLS.intersection(octets)
+        if present:
+            order = sorted(present, key=octets.find)
+            names = ", ".join(_NAMES.get(b, f"0x{b:02X}") for b in order)
+            worst = not present.isdisjoint(_WORST)
+            first = run.start() + 3 * octets.find(order[0])
+            last = run.start() + 3 * max(octets.rfind(b) for b in present) + 3
             findings.append(
                 finding(
                     "encoded-control",
@@ -399,10 +427,15 @@ def check_encoded(
             )
 
 
+def _decoded_run(run: re.Match[str]) -> str:
+    return bytes.fromhex(run.group().replace("%", "")).decode("utf-8", "surrogateescape")
+
+
 def _decode_all(text: str, rounds: int = 3) -> str:
-    """``text`` percent-decoded up to ``rounds`` times (double encoding undone)."""
+    """``text`` percent-decoded up to ``rounds`` times (double encoding undone), a run
+    of triplets at a time (as ``unquote(text, errors="surrogateescape")``)."""
     for _ in range(rounds):
-        decoded = unquote(text, errors="surrogateescape")
+        decoded = _RUN.sub(_decoded_run, text)
         if decoded == text:
             break
         text = decoded

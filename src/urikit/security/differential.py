@@ -40,6 +40,9 @@ except ImportError:  # the optional ``whatwg`` extra
     ada_url = None
 
 __all__ = [
+    "PLAIN_NAME",
+    "PLAIN_USER",
+    "SPECIAL_SCHEMES",
     "Reading",
     "agree",
     "check_differential",
@@ -257,11 +260,14 @@ def differential_findings(
     return findings
 
 
-#: A reg-name that every reader takes as it is: ASCII letters, digits and hyphens
-#: in dot-separated labels, the last beginning with a letter (so that the URL
-#: Standard's IPv4 parser, which reads a host whose last label is a number, and
-#: inet_aton() leave it alone).  An ``xn--`` label is left out by ``agree``.
-_PLAIN_NAME: Final = re.compile(f"(?:[{ALPHA}{DIGIT}-]+\\.)*[{ALPHA}][{ALPHA}{DIGIT}-]*")
+#: A reg-name that every reader takes as it is: ASCII letters, digits, hyphens and
+#: underscores in dot-separated labels, the last beginning with a letter (so that
+#: the URL Standard's IPv4 parser, which reads a host whose last label is a number,
+#: and inet_aton() leave it alone).  An ``xn--`` label is left out by ``agree``.
+PLAIN_NAME: Final = re.compile(f"(?:[{ALPHA}{DIGIT}_-]+\\.)*[{ALPHA}][{ALPHA}{DIGIT}_-]*")
+#: A userinfo that every reader takes as it is: a user name of letters, digits,
+#: ".", "_" and "-", which no reader percent-encodes, without a password.
+PLAIN_USER: Final = re.compile(f"[{ALPHA}{DIGIT}._-]+")
 _PORT_DIGITS: Final = 5
 
 
@@ -270,27 +276,38 @@ def agree(text: str, ref: Reference) -> bool:
 
     True only where none of the characters and forms on which they can
     disagree occurs: the text is an ASCII URI reference (so no white space,
-    control or backslash); its authority, if any, has no userinfo, a plain
-    host name (see ``_PLAIN_NAME``, no ``xn--`` label) or a dotted-decimal
-    IPv4address, and a port of at most 65535; a special scheme (WHATWG) has an
-    authority, and the scheme is not ``file``.  When it is true,
+    control or backslash); its authority, if any, has no userinfo but a plain
+    user name (``PLAIN_USER``), a plain host name (``PLAIN_NAME``, no ``xn--``
+    label) or a dotted-decimal IPv4address, and a port of at most 65535; a
+    special scheme (WHATWG) has an authority; a ``file`` URL has no port and
+    a plain or empty host, not "localhost" (RFC 8089 §2).  When it is true,
     :func:`check_differential` finds nothing (a test checks this on real and
     generated URLs); when false, it may or may not.
     """
     if not text.isascii() or str(ref) != text:
         return False
     host = ref.host
+    scheme = (ref.scheme or "").lower()
     if host is None:
-        scheme = ref.scheme
-        return scheme is None or scheme.lower() not in SPECIAL_SCHEMES
-    if ref.userinfo is not None or (ref.scheme or "").lower() == "file":
-        return False  # a file: host may be a drive letter ("file://C:/") to WHATWG
+        return scheme not in SPECIAL_SCHEMES
+    userinfo = ref.userinfo
+    if userinfo is not None and PLAIN_USER.fullmatch(userinfo) is None:
+        return False
     port = ref.port
+    if scheme == "file":
+        # a file: host may be a drive letter ("file://C:/") to WHATWG, and has no port
+        if port is not None or userinfo is not None:
+            return False
+        return host == "" or (
+            PLAIN_NAME.fullmatch(host) is not None
+            and "xn--" not in host.lower()
+            and host.lower() != "localhost"
+        )
     if port and (len(port) > _PORT_DIGITS or int(port) > 65535):
         return False
     if ref.host_type == "ipv4":
         return True
-    return _PLAIN_NAME.fullmatch(host) is not None and "xn--" not in host.lower()
+    return PLAIN_NAME.fullmatch(host) is not None and "xn--" not in host.lower()
 
 
 def check_differential(

@@ -18,6 +18,7 @@ from typing import Final
 
 import idna
 
+from ..errors import URIError
 from ..percent import percent_decode
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
@@ -248,7 +249,7 @@ def is_internal_address(ip: IPAddress | str) -> bool:
     multicast and reserved, IPv6 addresses that embed such an IPv4 address,
     and addresses with a zone ID.  ``ip`` is an :mod:`ipaddress` address or
     its text (``"10.0.0.1"``, ``"::ffff:127.0.0.1"``, ``"fe80::1%eth0"``), as
-    a socket gives it; other text raises :class:`ValueError`.
+    a socket gives it; other text raises :class:`~urikit.URIError` (a ``ValueError``).
 
     A host *name* can only be judged once it is resolved: call this on every
     address the name resolves to, or better on the address that a connection
@@ -260,7 +261,17 @@ def is_internal_address(ip: IPAddress | str) -> bool:
     False
     """
     if isinstance(ip, str):
-        address: IPAddress = ipaddress.ip_address(ip)
+        try:
+            address: IPAddress = ipaddress.ip_address(ip)
+        except ValueError:
+            # bad text, as everywhere in urikit: a URIError (a ValueError)
+            raise URIError(
+                "not an IPv4 or IPv6 address (RFC 3986 §3.2.2); a host name can only be "
+                "judged by the addresses it resolves to",
+                text=ip,
+                position=0,
+                rule="IP-literal",
+            ) from None
     elif isinstance(ip, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
         address = ip
     else:

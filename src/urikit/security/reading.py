@@ -8,137 +8,139 @@ in the repaired text are mapped back to the text given.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 from ..errors import URIError
 from ..grammar import URL_PREFIX
-from ..lenient import SEVERITIES
+from ..lenient import SEVERITIES, repair, repair_runs
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
-from .findings import Mapper, Reference, identity, run_message
+from .findings import Mapper, Reference, identity
 
 __all__ = ["read"]
 
-_RUN_SUFFIX: Final = re.compile(r" \(a run of \d+ characters\)$")
-#: Repairs that remove text around the reference rather than change one character.
+#: Repairs that remove text around the reference rather than change characters.
 _AROUND: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
 _URL_PREFIX: Final = re.compile(URL_PREFIX + r"\s*")
-#: Repairs that write one character as one triplet, whatever its UTF-8 length.
-_SINGLE: Final = {"bare-percent": 3, "extra-hash": 3, "bracket": 3}
 
 
-class _Repair(NamedTuple):
-    """One repair of a lenient parse, where it was made in the text given."""
-
-    code: str
-    position: int
-    message: str
-    char: str | None
-
-
-def _repairs(text: str, items: Sequence[Report]) -> Sequence[_Repair]:
-    """The repairs of a lenient parse, each at its place in the text given."""
-    repairs: list[_Repair] = []
-    for item in items:
-        start, end = item.span
-        if item.code in _AROUND or start >= len(text):
-            repairs.append(_Repair(item.code, start, item.message, None))
-            continue
-        # A run of characters of one kind is one report: each character is a repair.
-        message = _RUN_SUFFIX.sub("", item.message)  # the run is counted again when merged
-        repairs.extend(
-            _Repair(item.code, at, message, text[at]) for at in range(start, max(end, start + 1))
-        )
-    return repairs
+def _body_start(text: str, reports: Sequence[Report]) -> int:
+    """Where the reference begins in ``text``: after leading white space, an
+    opening delimiter and a ``URL:`` prefix, as the repairs removed them."""
+    start = len(text) - len(text.lstrip())
+    for report in reports:
+        if report.code == "delimiters":
+            start = report.span[0] + 1
+            start += len(text) - start - len(text[start:].lstrip())
+        elif report.code == "url-prefix":
+            match = _URL_PREFIX.match(text, report.span[0])
+            start = match.end() if match else report.span[0]
+    return start
 
 
-def _alignment(text: str, repaired: str, repairs: Sequence[_Repair]) -> Mapper:
-    """Map spans of the repaired text back to the input, repair by repair."""
-    start = 0
-    while start < len(text) and text[start].isspace():
-        start += 1
-    for repair in repairs:
-        if repair.code == "delimiters":
-            start = repair.position + 1
-            while start < len(text) and text[start].isspace():
-                start += 1
-        elif repair.code == "url-prefix":
-            match = _URL_PREFIX.match(text, repair.position)
-            start = match.end() if match else repair.position
-    changed = {r.position: r for r in repairs if r.char is not None}
-    offsets: list[int] = []
-    i = start
-    while len(offsets) < len(repaired) and i < len(text):
-        r = changed.get(i)
-        if r is not None and r.code == "embedded-whitespace":
-            i += 1
-            continue
-        width = 1
-        if r is not None:
-            width = _SINGLE.get(r.code, 3 * len(text[i].encode("utf-8", "surrogatepass")))
-        offsets.extend([i] * width)
-        i += 1
-    offsets.extend([i] * (len(repaired) - len(offsets)))
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b`` (slices compared in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _alignment(text: str, repaired: str, start: int) -> Mapper:
+    """Map spans of ``repaired``, the lenient repair of ``text``, back to ``text``.
+
+    The repaired text is the input from ``start`` with runs of it replaced
+    (:func:`~urikit.lenient.repair_runs`): nothing for white space removed, else
+    three characters per UTF-8 octet ("%XX"), so that a position in a
+    replacement falls on the character whose octet it encodes.  Up to the
+    first replacement the map is a shift; the runs, which take a repair a
+    match at a time to list, are listed only for a span past it.
+    """
+    unchanged = _common_prefix(repaired, text[start:])
+    # "%2x" repaired as "%252x" begins like the input: the shift holds up to its "%"
+    percent = repaired.rfind("%", max(0, unchanged - 2), unchanged)
+    if percent >= 0:
+        unchanged = percent + 1
+    outs: list[int] = []  # where each replacement begins in the repaired text
+    runs: list[tuple[int, int, int]] = []
+
+    def position(at: int) -> int:
+        if at < unchanged:
+            return at + start
+        if not runs:
+            runs.extend(repair_runs(text)[2])
+            shift = -start  # repaired position - input position, before the next run
+            for begin, end, length in runs:
+                outs.append(begin + shift)
+                shift += length - (end - begin)
+        index = bisect_right(outs, at) - 1
+        if index < 0:
+            return at + start
+        begin, end, length = runs[index]
+        inside = at - outs[index]
+        if inside >= length:  # in the kept text after the replacement
+            return end + inside - length
+        return begin + _character_of(text[begin:end], inside // 3)
 
     def mapper(span: tuple[int, int]) -> tuple[int, int]:
         s, e = span
-        first = offsets[s] if s < len(offsets) else i
-        return (first, offsets[e - 1] + 1) if e > s else (first, first)
+        first = position(s)
+        return (first, position(e - 1) + 1) if e > s else (first, first)
 
     return mapper
 
 
-def _repair_span(text: str, repair: _Repair) -> tuple[int, int]:
-    """The characters a repair concerns, in the input."""
-    if repair.code not in _AROUND:
-        return (repair.position, min(repair.position + 1, len(text)))
-    if repair.code == "surrounding-whitespace":
-        lead = len(text) - len(text.lstrip())
-        return (0, lead) if lead else (len(text.rstrip()), len(text))
-    if repair.code == "url-prefix":
-        match = _URL_PREFIX.match(text, repair.position)
-        return (repair.position, match.end() if match else repair.position)
-    return (repair.position, min(repair.position + 1, len(text)))
+def _character_of(piece: str, octet: int) -> int:
+    """The index of the character of ``piece`` whose UTF-8 encoding holds octet ``octet``."""
+    if piece.isascii():
+        return min(octet, len(piece) - 1)
+    encoded = piece.encode("utf-8")
+    octet = min(octet, len(encoded) - 1)
+    whole = len(encoded[: octet + 1].decode("utf-8", "ignore"))  # characters complete there
+    ends_there = octet + 1 == len(encoded) or encoded[octet + 1] & 0xC0 != 0x80
+    return whole - 1 if ends_there else whole
 
 
-def _add_repairs(text: str, repairs: Sequence[_Repair], findings: list[Report]) -> None:
-    """One finding per repair, a run of one repair on consecutive characters merged."""
-    index = 0
-    while index < len(repairs):
-        first = repairs[index]
-        start, end = _repair_span(text, first)
-        count = 1
-        index += 1
-        while index < len(repairs) and repairs[index].code == first.code and end > start:
-            following = _repair_span(text, repairs[index])
-            if following[0] != end or following[1] == following[0]:
-                break
-            end = following[1]
-            count += 1
-            index += 1
+def _add_repairs(text: str, reports: Sequence[Report], findings: list[Report]) -> None:
+    """One finding per repair report of the lenient parse."""
+    for report in reports:
+        start, end = report.span
+        if report.code == "delimiters":
+            end = min(start + 1, len(text))  # the opening delimiter
+        elif report.code not in _AROUND and end <= start:
+            end = min(start + 1, len(text))
         findings.append(
             Report(
-                first.code,
-                run_message(f"read only after a repair: {first.message}", count, (start, end)),
-                SEVERITIES.get(first.code, Severity.MEDIUM),
+                report.code,
+                f"read only after a repair: {report.message}",
+                SEVERITIES.get(report.code, Severity.MEDIUM),
                 (start, end),
                 True,
             )
         )
 
 
-def read(text: str, findings: list[Report]) -> tuple[Reference | None, Mapper]:
+def read(
+    text: str, findings: list[Report], failure: URIError | None = None
+) -> tuple[Reference | None, Mapper]:
     """urikit's reading of ``text``: strict, as an IRI, or after a lenient repair.
 
     Returns the reference read, or None when even a lenient parse fails, and
     the map from spans of the reference's text to spans of ``text``; adds
-    the ``invalid`` finding and the repairs to ``findings``.
+    the ``invalid`` finding and the repairs to ``findings``.  ``failure`` is
+    the error of a strict parse of ``text`` when it was already tried.
     """
-    try:
-        return URI(text), identity
-    except URIError as error:
-        failure = error
+    if failure is None:
+        try:
+            return URI(text), identity
+        except URIError as error:
+            failure = error
     try:
         return IRI(text), identity
     except URIError:
@@ -154,10 +156,9 @@ def read(text: str, findings: list[Report]) -> tuple[Reference | None, Mapper]:
         )
     )
     try:
-        repaired = URI.lenient(text)
+        out, reports = repair(text)
+        reference = URI(out)
     except URIError:
         return None, identity
-    reference: URI = repaired[0]
-    repairs = _repairs(text, repaired[1])
-    _add_repairs(text, repairs, findings)
-    return reference, _alignment(text, str(reference), repairs)
+    _add_repairs(text, reports, findings)
+    return reference, _alignment(text, out, _body_start(text, reports))

@@ -96,10 +96,11 @@ _OPENER: Final = {")": "(", "]": "["}
 # lenient parse (an IRI character written in a text, RFC 3987 §3.1).
 _WIDE: Final = r"[^\x00-\x7f\W]"
 # A run of URI characters other than brackets; and of all URI characters.
+# (The two classes are disjoint, ASCII and not, so the runs read each character once.)
 _PLAIN: Final = re.compile(
-    "(?:[" + re.escape("".join(c for c in _URI_CHARS if c not in _BRACKETS)) + f"]|{_WIDE})*"
+    "(?:[" + re.escape("".join(c for c in _URI_CHARS if c not in _BRACKETS)) + f"]+|{_WIDE}+)*"
 )
-_RUN: Final = re.compile(f"(?:[{re.escape(_URI_CHARS)}]|{_WIDE})*")
+_RUN: Final = re.compile(f"(?:[{re.escape(_URI_CHARS)}]+|{_WIDE}+)*")
 _SPACE: Final = re.compile(r"\s*")
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 # A line break with the blanks around it (Appendix C: after a hyphen, all of it

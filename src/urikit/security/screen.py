@@ -1,0 +1,139 @@
+"""The quick screen of :func:`urikit.audit`: references on which no check can fire.
+
+Most URLs are plain: ASCII, no percent-encoding, no userinfo, a host name of
+letters, digits and hyphens, a scheme that runs no script, wraps no URL and is
+not ``file``.  :func:`is_quiet` proves from a strict parse that every check of
+:mod:`urikit.security` would find nothing in such a reference, so that
+:func:`~urikit.security.audit` can skip them; it is a fast path, and
+``tests/test_security_screen.py`` holds it to the full audit (every check run)
+on real, generated and mutated URLs.
+
+Why each check stays silent when :func:`is_quiet` is true:
+
+* ``invalid`` and every repair: the text is a URI reference (RFC 3986 §4.1);
+* ``invisible-character``, ``mixed-script-host``: the text is ASCII;
+* ``encoded-control``, ``invalid-utf8``, ``encoded-dot-segment``: there is no
+  "%" (§2.1), or these checks are run on their own (:data:`ENCODED`);
+* ``password``, ``misleading-userinfo``: there is no userinfo (§3.2.1);
+* ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``: the host is a
+  plain name (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
+  last label begins with a letter, so that it is no IPv4address and has no
+  inet_aton() reading) and not a name of the local host (RFC 6761 §6.3);
+* ``unusual-port``: the port check itself is run, on the port alone (§7.2);
+* ``active-content-scheme``, a wrapped URL: the scheme is none of those;
+* ``parser-differential``: the conditions of
+  :func:`~urikit.security.differential.agree` hold.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ..report import Report
+from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
+from .active import LOCAL_CONTENT_SCHEMES, SCRIPT_SCHEMES
+from .checks import check_octets, check_port, check_userinfo
+from .differential import PLAIN_NAME, PLAIN_USER, SPECIAL_SCHEMES
+from .findings import Reference, identity
+
+__all__ = ["ENCODED", "LOUD", "QUIET", "is_quiet", "screen"]
+
+#: Schemes that a check looks at by name: script and local content, and ``data:``
+#: (its media type).
+_LOUD: Final = SCRIPT_SCHEMES | LOCAL_CONTENT_SCHEMES | {"data"}
+#: Whether each lower-case scheme name of the default registry is quiet.
+_DEFAULT_QUIET: dict[str, bool] = {}
+_CACHE_LIMIT: Final = 4096
+_PORT_DIGITS: Final = 5
+_PLAIN_NAME_MATCH: Final = PLAIN_NAME.fullmatch
+_PLAIN_USER_MATCH: Final = PLAIN_USER.fullmatch
+#: A triplet that a check of octets looks at (RFC 3986 §7.2, §7.3): a control
+#: (``%00``-``%1F``, ``%7F``), an octet of a multi-octet UTF-8 sequence or none
+#: (``%80``-``%FF``), an encoded "." (``%2E``), "/" (``%2F``), "\\" (``%5C``) or
+#: "%" (``%25``, double encoding).  Without one, no percent-decoding of the text
+#: makes a control or invalid UTF-8, and no path segment decodes to "." or "..";
+#: a query part is split at "/" only once decoded, so a query with a "." is checked.
+_OCTET_OF_CONCERN: Final = re.compile(
+    "%(?:[01][0-9A-Fa-f]|7[Ff]|[89A-Fa-f][0-9A-Fa-f]|2[5EeFf]|5[Cc])"
+).search
+
+
+def _quiet_scheme(scheme: str, registry: SchemeRegistry) -> bool:
+    """Is ``scheme`` (lower case) one that no check looks at by name?"""
+    if scheme in _LOUD or scheme.endswith("+unix"):
+        return False
+    known = registry.get(scheme)
+    return known is None or known.wraps_uri is None
+
+
+def is_quiet(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTRY) -> bool:
+    """Is ``ref``, the strict parse of ``text``, a reference on which no check of
+    :func:`~urikit.security.audit` can fire?  False says nothing: the checks run."""
+    verdict = screen(text, ref, registry)
+    if verdict is not ENCODED:
+        return verdict is QUIET
+    findings: list[Report] = []
+    check_octets(ref, findings, identity)
+    return not findings
+
+
+#: What :func:`screen` proves: nothing can fire; only the checks of percent-encoded
+#: octets can; or nothing at all.
+QUIET: Final = "quiet"
+ENCODED: Final = "encoded"
+LOUD: Final = "loud"
+
+
+def screen(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTRY) -> str:
+    """:data:`QUIET` when no check can fire on ``ref``, the strict parse of ``text``;
+    :data:`ENCODED` when only the checks of percent-encoded octets outside the host
+    can (RFC 3986 §7.2, §7.3); :data:`LOUD` when the screen proves nothing."""
+    if not text.isascii():
+        return LOUD
+    scheme = ref.scheme
+    lowered = ""
+    if scheme is not None:
+        lowered = scheme.lower()
+        quiet = _DEFAULT_QUIET.get(lowered) if registry is DEFAULT_REGISTRY else None
+        if quiet is None:
+            quiet = _quiet_scheme(lowered, registry)
+            if registry is DEFAULT_REGISTRY and len(_DEFAULT_QUIET) < _CACHE_LIMIT:
+                _DEFAULT_QUIET[lowered] = quiet
+        if not quiet:
+            return LOUD
+    verdict = QUIET
+    if "%" in text and (_OCTET_OF_CONCERN(text) is not None or "." in (ref.query or "")):
+        verdict = ENCODED  # a query part may hold "/../" around a triplet
+    host = ref.host
+    if host is None:
+        # no authority: WHATWG parsers read one in any special URL (URL Standard §4.4)
+        return LOUD if lowered in SPECIAL_SCHEMES else verdict
+    port = ref.port
+    if lowered == "file" and (port is not None or ref.userinfo is not None):
+        return LOUD  # a file: URL has no port to WHATWG parsers ("file://C:/" is a drive)
+    if host == "" and lowered == "file":
+        return verdict  # the local host (RFC 8089 §2)
+    # a plain name is no IPv4address (its last label begins with a letter) and holds no "%"
+    if _PLAIN_NAME_MATCH(host) is None:
+        return LOUD
+    name = host.lower()
+    # "localhost" and the names under it (RFC 6761 §6.3); a plain name ends in no "."
+    if "xn--" in name or name.endswith("localhost"):
+        return LOUD
+    userinfo = ref.userinfo
+    if userinfo is not None:
+        if _PLAIN_USER_MATCH(userinfo) is None:
+            return LOUD
+        findings: list[Report] = []
+        check_userinfo(userinfo, (0, 0), host, registry, findings, identity)
+        if findings:
+            return LOUD
+    if port:
+        if len(port) > _PORT_DIGITS:
+            return LOUD  # as agree() has it
+        found: list[Report] = []
+        check_port(ref, registry, found, identity)
+        if found:
+            return LOUD
+    return verdict
