@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Final
 
 from ._store import PureStore, speedups
@@ -224,13 +224,22 @@ def quick_normal_form(
 # --- the compiled operations -------------------------------------------------------------
 
 
+#: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
+_RULE_FLAGS: Final = {"file-localhost": 4, "mailto-domain": 8, "urn-nid": 16}
+
+
 def _scheme_code(spec: Scheme) -> int:
     """What the compiled normalization needs of one scheme (§6.2.3), as one int:
-    (default port + 1) * 4, + 2 when its empty path is "/", + 1 when it has case
-    rules or rules of its own, which only ``normalize.scheme_based`` applies."""
+    (default port + 1) * 256, + 1 when its empty path is "/", + 2 when it has case
+    rules beyond the host or more than one rule of its own (which only
+    ``normalize.scheme_based`` applies), + the flag of its one special rule."""
     port = 0 if spec.default_port is None else spec.default_port + 1
-    special = bool(spec.special_rules) or spec.case_insensitive not in HOST_ONLY_CASE
-    return port * 4 + 2 * spec.empty_path_is_root + special
+    code = port * 256 + spec.empty_path_is_root
+    if spec.case_insensitive not in HOST_ONLY_CASE or len(spec.special_rules) > 1:
+        code |= 2
+    for rule in spec.special_rules:
+        code |= _RULE_FLAGS.get(rule, 2)
+    return code
 
 
 #: The scheme codes of registries other than the default, each kept with its registry.
@@ -256,16 +265,6 @@ def scheme_codes(registry: SchemeRegistry) -> dict[str, int]:
 _DEFAULT_CODES: Final = _codes_of(DEFAULT_REGISTRY)
 
 
-def _compiled_normal_reference(
-    cls: type[PureStore], text: str, level: str, registry: SchemeRegistry = DEFAULT_REGISTRY
-) -> PureStore | None:
-    """The normal form of ``text`` at ``level`` ("syntax" or "scheme") as a ``cls``,
-    built from the compiled operation's spans; ``None`` when ``text`` is not a
-    reference or the readable path must answer."""
-    codes = _DEFAULT_CODES if registry is DEFAULT_REGISTRY else scheme_codes(registry)
-    return speedups.normalize(cls, text, codes if level == "scheme" else None)  # type: ignore[no-any-return,union-attr]
-
-
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
 #: str ``base`` (§5.2.2) as a ``cls``, or ``None`` when either is not a reference
 #: or ``base`` has no scheme; ``None`` itself on the pure path.
@@ -273,12 +272,17 @@ resolved: Final[Callable[[type[PureStore], str, str, bool], PureStore | None] | 
     None if speedups is None else speedups.resolve
 )
 
-#: ``normal_reference(cls, text, level, registry)``: see
-#: :func:`_compiled_normal_reference`;
-#: ``None`` on the pure path.
+#: ``normal_reference(cls, text, level, registry)``: the normal form of the str
+#: ``text`` at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3) as a ``cls``, built
+#: from the compiled operation's spans; ``None`` when ``text`` is not a reference or
+#: the readable path must answer; ``None`` itself on the pure path.
 normal_reference: Final[
     Callable[[type[PureStore], str, str, SchemeRegistry], PureStore | None] | None
-] = None if speedups is None else _compiled_normal_reference
+] = (
+    None
+    if speedups is None
+    else partial(speedups.normalize_in, DEFAULT_REGISTRY, _DEFAULT_CODES, scheme_codes)
+)
 
 
 # --- resolution (§5.2.2) -----------------------------------------------------------------

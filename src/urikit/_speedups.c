@@ -26,6 +26,8 @@ typedef struct {
     PyObject *str_iri;    /* "_iri": the class attribute that selects the grammar */
     PyObject *str_refuse; /* "_refuse": the classmethod that raises for invalid text */
     PyObject *str_string; /* "string": the text of a re.Match */
+    PyObject *str_scheme; /* "scheme" and "syntax": the levels of normalize_in */
+    PyObject *str_syntax;
 } uk_state;
 
 #include "_speedups_reference.h"
@@ -93,7 +95,10 @@ static int speedups_exec(PyObject *module)
     st->str_iri = PyUnicode_InternFromString("_iri");
     st->str_refuse = PyUnicode_InternFromString("_refuse");
     st->str_string = PyUnicode_InternFromString("string");
-    if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL) {
+    st->str_scheme = PyUnicode_InternFromString("scheme");
+    st->str_syntax = PyUnicode_InternFromString("syntax");
+    if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL ||
+        st->str_scheme == NULL || st->str_syntax == NULL) {
         return -1;
     }
     st->reference_type =
@@ -125,6 +130,8 @@ static int speedups_clear(PyObject *module)
     Py_CLEAR(st->str_iri);
     Py_CLEAR(st->str_refuse);
     Py_CLEAR(st->str_string);
+    Py_CLEAR(st->str_scheme);
+    Py_CLEAR(st->str_syntax);
     return 0;
 }
 

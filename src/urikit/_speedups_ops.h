@@ -38,14 +38,24 @@
 
 #include "_speedups_scan.h"
 
+/* The rules of its own a scheme may have (schemes.SPECIAL_RULES), one at most here. */
+typedef enum {
+    UK_RULE_NONE,
+    UK_RULE_FILE_LOCALHOST, /* RFC 8089 §2: "localhost", or no authority, is "" */
+    UK_RULE_MAILTO_DOMAIN,  /* RFC 6068 §2: the domain of each address without case */
+    UK_RULE_URN_NID         /* RFC 8141 §3.1: the NID without case */
+} uk_special_rule;
+
 /* What the scheme registry says of one scheme (RFC 3986 §6.2.3): its default port
- * (-1 for none), whether an empty path after an authority is "/", and whether the
- * scheme has rules of its own (case-insensitive components beyond the host, special
- * rules) that only the readable path applies.  All zero for a scheme it does not know. */
+ * (-1 for none), whether an empty path after an authority is "/", its special rule,
+ * and whether it needs what only the readable path applies (case-insensitive
+ * components beyond the host, more than one special rule): defer.  For a scheme the
+ * registry does not know: -1 and zeros. */
 typedef struct {
     int default_port;
     int empty_path_is_root;
-    int special;
+    int defer;
+    uk_special_rule rule;
 } uk_scheme_rules;
 
 static inline uint32_t uk_ascii_lower(uint32_t c)

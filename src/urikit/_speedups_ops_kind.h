@@ -287,24 +287,71 @@ static ptrdiff_t UK_FN(uk_normalize_triplets)(const UK_CHAR *s, ptrdiff_t start,
     return o;
 }
 
+/* ASCII letters of p[start..end-1] in lower case, but for the hex digits of triplets
+ * (already normalized): normalize.normalize_percent_encoding with fold_case on a
+ * normalized component (RFC 3986 §6.2.2.1). */
+static inline void UK_FN(uk_fold_case)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t end)
+{
+    for (ptrdiff_t i = start; i < end; i++) {
+        if (p[i] == '%') {
+            i += 2;
+        } else {
+            p[i] = (UK_CHAR)uk_ascii_lower(p[i]);
+        }
+    }
+}
+
+/* The special rules of the path (normalize._urn_nid, normalize._mailto_domain) on the
+ * normalized path p[start..end-1]. */
+static void UK_FN(uk_path_rule)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t end, uk_special_rule rule)
+{
+    if (rule == UK_RULE_URN_NID) { /* RFC 8141 §3.1: the NID, before the first ":" */
+        for (ptrdiff_t i = start; i < end; i++) {
+            if (p[i] == ':') {
+                UK_FN(uk_fold_case)(p, start, i);
+                break;
+            }
+        }
+    } else if (rule == UK_RULE_MAILTO_DOMAIN) {
+        /* RFC 6068 §2, RFC 5321 §2.4: in each address (between ","), the domain after
+         * its last "@" */
+        ptrdiff_t address = start;
+        for (ptrdiff_t i = start; i <= end; i++) {
+            if (i == end || p[i] == ',') {
+                for (ptrdiff_t k = i; k > address; k--) {
+                    if (p[k - 1] == '@') {
+                        UK_FN(uk_fold_case)(p, k, i);
+                        break;
+                    }
+                }
+                address = i + 1;
+            }
+        }
+    }
+}
+
 /* The normal form (RFC 3986 §6.2.2, and with rules != NULL §6.2.3) of the valid
  * reference s with the spans sp, as normalize.normalize gives it, into out (at least
  * uk_normalize_capacity(len(s)) units) with its spans ts; the length, or -1 when the
  * reference needs what only the readable path does: an IP literal (RFC 5952 text), a
- * scheme with rules of its own (rules->special), or a relative-path reference with
- * dot-segments.  rules holds what the registry says of the scheme (zeros for a scheme
+ * scheme with rules->defer, or a relative-path reference with dot-segments.  rules
+ * holds what the registry says of the scheme (default_port -1 and zeros for a scheme
  * it does not know); NULL asks for the syntax rung alone. */
 static ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPANS],
                                      const uk_scheme_rules *rules, UK_CHAR *out,
                                      ptrdiff_t ts[UK_SPANS])
 {
-    int has_host = sp[UK_G_HOST] >= 0;
-    if (rules != NULL && rules->special) {
+    uk_special_rule rule = rules == NULL ? UK_RULE_NONE : rules->rule;
+    if (rules != NULL && rules->defer) {
         return -1;
     }
+    int has_host = sp[UK_G_HOST] >= 0;
     if (has_host && sp[UK_G_HOST + 1] > sp[UK_G_HOST] && s[sp[UK_G_HOST]] == '[') {
         return -1;
     }
+    /* RFC 8089 §2: a file path without an authority has the empty one */
+    int empty_authority = !has_host && rule == UK_RULE_FILE_LOCALHOST &&
+                          sp[UK_G_PATH + 1] > sp[UK_G_PATH] && s[sp[UK_G_PATH]] == '/';
     ptrdiff_t o = 0;
     if (sp[UK_G_SCHEME] >= 0) { /* 6.2.2.1: the scheme without case */
         for (ptrdiff_t i = sp[UK_G_SCHEME]; i < sp[UK_G_SCHEME + 1]; i++) {
@@ -330,36 +377,50 @@ static ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPA
             ts[UK_G_USERINFO + 1] = o;
             out[o++] = '@';
         }
-        ts[UK_G_HOST] = o; /* 6.2.2.1: the host without case, and 6.2.2.2 */
-        o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], 1, out, o);
-        ts[UK_G_HOST + 1] = o;
-        if (sp[UK_G_PORT] >= 0) {
-            ptrdiff_t start = sp[UK_G_PORT], end = sp[UK_G_PORT + 1];
-            int keep = 1;
-            if (rules != NULL) {
-                /* 6.2.3: the port is a decimal number, and an empty one or the scheme's
-                 * default is omitted (§3.2.3) */
-                keep = end > start;
-                while (end - start > 1 && s[start] == '0') {
-                    start++;
-                }
-                if (keep && rules->default_port >= 0) {
-                    unsigned value = 0;
-                    int digits = 0;
-                    for (ptrdiff_t i = start; i < end && digits < 6; i++, digits++) {
-                        value = value * 10 + (unsigned)(s[i] - '0');
-                    }
-                    keep = digits >= 6 || value != (unsigned)rules->default_port;
-                }
+        ptrdiff_t port_start = sp[UK_G_PORT], port_end = sp[UK_G_PORT + 1];
+        int port = port_start >= 0;
+        if (port && rules != NULL) {
+            /* 6.2.3: the port is a decimal number, and an empty one or the scheme's
+             * default is omitted (§3.2.3) */
+            port = port_end > port_start;
+            while (port_end - port_start > 1 && s[port_start] == '0') {
+                port_start++;
             }
-            if (keep) {
-                out[o++] = ':';
-                ts[UK_G_PORT] = o;
-                o = UK_FN(uk_copy)(out, o, s, start, end);
-                ts[UK_G_PORT + 1] = o;
+            if (port && rules->default_port >= 0) {
+                unsigned value = 0;
+                int digits = 0;
+                for (ptrdiff_t i = port_start; i < port_end && digits < 6; i++, digits++) {
+                    value = value * 10 + (unsigned)(s[i] - '0');
+                }
+                port = digits >= 6 || value != (unsigned)rules->default_port;
             }
         }
+        ts[UK_G_HOST] = o; /* 6.2.2.1: the host without case, and 6.2.2.2 */
+        o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], 1, out, o);
+        if (rule == UK_RULE_FILE_LOCALHOST && !port && sp[UK_G_USERINFO] < 0 &&
+            o - ts[UK_G_HOST] == 9) {
+            static const char localhost[] = "localhost"; /* RFC 8089 §2 */
+            int same = 1;
+            for (int k = 0; k < 9 && same; k++) {
+                same = out[ts[UK_G_HOST] + k] == (UK_CHAR)localhost[k];
+            }
+            if (same) {
+                o = ts[UK_G_HOST];
+            }
+        }
+        ts[UK_G_HOST + 1] = o;
+        if (port) {
+            out[o++] = ':';
+            ts[UK_G_PORT] = o;
+            o = UK_FN(uk_copy)(out, o, s, port_start, port_end);
+            ts[UK_G_PORT + 1] = o;
+        }
         ts[UK_G_AUTHORITY + 1] = o;
+    } else if (empty_authority) {
+        out[o++] = '/';
+        out[o++] = '/';
+        ts[UK_G_AUTHORITY] = ts[UK_G_AUTHORITY + 1] = o;
+        ts[UK_G_HOST] = ts[UK_G_HOST + 1] = o;
     }
     ptrdiff_t path = o; /* 6.2.2.2, then 6.2.2.3 */
     o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_PATH], sp[UK_G_PATH + 1], 0, out, o);
@@ -372,9 +433,10 @@ static ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPA
         if (o == path && rules != NULL && rules->empty_path_is_root) { /* 6.2.3 */
             out[o++] = '/';
         }
-    } else {
+    } else if (!empty_authority) {
         o = UK_FN(uk_rooted_path)(out, path, o);
     }
+    UK_FN(uk_path_rule)(out, path, o, rule);
     ts[UK_G_PATH] = path;
     ts[UK_G_PATH + 1] = o;
     for (int g = UK_G_QUERY; g <= UK_G_FRAGMENT; g += 2) {

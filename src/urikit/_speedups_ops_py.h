@@ -17,8 +17,15 @@
  *                                          the text, read as an IRI (the text of a value
  *                                          already read), and text itself when normal.
  *                                          schemes maps each lower-case scheme name to
- *                                          (default port + 1) * 4 + 2 * empty_path_is_root
- *                                          + special.
+ *                                          (default port + 1) * 256 + the flags 1 (empty
+ *                                          path is "/"), 2 (defer to the readable path),
+ *                                          4, 8, 16 (the rule file-localhost,
+ *                                          mailto-domain, urn-nid).
+ *     normalize_in(registry, codes, codes_of, cls, text, level, given, /)
+ *                                          normalize(cls, text, ...) at level "scheme"
+ *                                          (with codes when given is registry, else
+ *                                          codes_of(given)) or "syntax"; None at any
+ *                                          other level
  *     remove_dot_segments(path, /)         §5.2.4
  *     percent_decode(text, /)              the triplets decoded, the octets read as
  *                                          UTF-8 (§2.1, §2.5); None when a "%" starts no
@@ -261,7 +268,8 @@ static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_
 {
     rules->default_port = -1;
     rules->empty_path_is_root = 0;
-    rules->special = 0;
+    rules->defer = 0;
+    rules->rule = UK_RULE_NONE;
     if (start < 0) {
         return 0;
     }
@@ -282,39 +290,47 @@ static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_
     if (value == -1 && PyErr_Occurred()) {
         return -1;
     }
-    if (value < 0 || value > (65536L << 2)) {
+    if (value < 0 || value >= (65537L << 8)) {
         PyErr_SetString(PyExc_ValueError, "normalize(): a scheme code is out of range");
         return -1;
     }
-    rules->default_port = (int)(value >> 2) - 1;
-    rules->empty_path_is_root = (int)(value >> 1) & 1;
-    rules->special = (int)value & 1;
+    rules->default_port = (int)(value >> 8) - 1;
+    rules->empty_path_is_root = (value & 1) != 0;
+    rules->defer = (value & 2) != 0;
+    switch (value & 0xFC) {
+    case 0:
+        break;
+    case 4:
+        rules->rule = UK_RULE_FILE_LOCALHOST;
+        break;
+    case 8:
+        rules->rule = UK_RULE_MAILTO_DOMAIN;
+        break;
+    case 16:
+        rules->rule = UK_RULE_URN_NID;
+        break;
+    default: /* more than one rule, or one this code does not know */
+        rules->defer = 1;
+        break;
+    }
     return 0;
 }
 
 PyDoc_STRVAR(ops_normalize_doc,
              "normalize(cls, text, schemes, /)\n--\n\n"
              "The normal form of the reference text (RFC 3986 §6.2.2, and §6.2.3 with the\n"
-             "dict schemes: lower-case name -> (default port + 1) * 4 + 2 * empty path is\n"
-             "root + special), an instance of cls, or with cls None its text (read as an\n"
+             "dict schemes: lower-case name -> (default port + 1) * 256 + flags: 1 empty path\n"
+             "is root, 2 defer, 4 file-localhost, 8 mailto-domain, 16 urn-nid), an\n"
+             "instance of cls, or with cls None its text (read as an\n"
              "IRI, text itself when it is normal); None when text is not a reference or\n"
              "only the readable path can answer.");
 
-static PyObject *ops_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* normalize(cls, text, schemes) once its arguments are checked (schemes a dict or None). */
+static PyObject *uk_normalize_call(uk_state *st, PyObject *cls, PyObject *text, PyObject *schemes)
 {
-    uk_state *st = PyModule_GetState(module);
-    if (uk_check_nargs("normalize", nargs, 3) < 0) {
-        return NULL;
-    }
-    PyObject *cls = args[0], *text = args[1], *schemes = args[2];
     int iri = 1;
     if (uk_class_argument(st, cls, "normalize", &iri) < 0 ||
         uk_check_str(text, "normalize", 2) < 0) {
-        return NULL;
-    }
-    if (schemes != Py_None && !PyDict_Check(schemes)) {
-        PyErr_Format(PyExc_TypeError, "normalize() argument 3 must be dict or None, not %.200s",
-                     Py_TYPE(schemes)->tp_name);
         return NULL;
     }
     ptrdiff_t sp[UK_SPANS], ts[UK_SPANS];
@@ -330,7 +346,7 @@ static PyObject *ops_normalize(PyObject *module, PyObject *const *args, Py_ssize
         if (uk_scheme_lookup(schemes, kind, s, sp[UK_G_SCHEME], sp[UK_G_SCHEME + 1], &rules) < 0) {
             return NULL;
         }
-        if (rules.special) {
+        if (rules.defer) {
             Py_RETURN_NONE;
         }
         at_scheme_level = &rules;
@@ -355,12 +371,66 @@ static PyObject *ops_normalize(PyObject *module, PyObject *const *args, Py_ssize
     PyObject *result;
     if (m < 0) {
         result = Py_NewRef(Py_None);
-    } else if (cls == Py_None && m == n && memcmp(out, s, (size_t)n * (size_t)kind) == 0) {
-        result = Py_NewRef(text);
+    } else if (m == n && PyUnicode_CheckExact(text) &&
+               memcmp(out, s, (size_t)n * (size_t)kind) == 0) {
+        /* already normal: the text itself */
+        result = uk_result(cls, Py_NewRef(text), ts);
     } else {
         result = uk_result(cls, PyUnicode_FromKindAndData(kind, out, m), ts);
     }
     uk_buffer_free(&buffer);
+    return result;
+}
+
+static int uk_check_schemes(PyObject *schemes, const char *name)
+{
+    if (schemes != Py_None && !PyDict_Check(schemes)) {
+        PyErr_Format(PyExc_TypeError, "%s(): the scheme codes must be a dict or None, not %.200s",
+                     name, Py_TYPE(schemes)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *ops_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (uk_check_nargs("normalize", nargs, 3) < 0 || uk_check_schemes(args[2], "normalize") < 0) {
+        return NULL;
+    }
+    return uk_normalize_call(PyModule_GetState(module), args[0], args[1], args[2]);
+}
+
+PyDoc_STRVAR(ops_normalize_in_doc,
+             "normalize_in(registry, codes, codes_of, cls, text, level, given, /)\n--\n\n"
+             "normalize(cls, text, schemes) at level \"scheme\" or \"syntax\" (None for any\n"
+             "other), for the scheme registry given: its codes are codes when given is\n"
+             "registry, else codes_of(given).  urikit._fast binds the first three.");
+
+static PyObject *ops_normalize_in(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uk_state *st = PyModule_GetState(module);
+    if (uk_check_nargs("normalize_in", nargs, 7) < 0) {
+        return NULL;
+    }
+    PyObject *level = args[5], *schemes;
+    if (!PyUnicode_Check(level)) {
+        Py_RETURN_NONE;
+    }
+    if (PyUnicode_Compare(level, st->str_syntax) == 0) {
+        schemes = Py_NewRef(Py_None);
+    } else if (PyUnicode_Compare(level, st->str_scheme) == 0) {
+        schemes = args[6] == args[0] ? Py_NewRef(args[1]) : PyObject_CallOneArg(args[2], args[6]);
+        if (schemes == NULL) {
+            return NULL;
+        }
+    } else {
+        Py_RETURN_NONE;
+    }
+    PyObject *result = NULL;
+    if (uk_check_schemes(schemes, "normalize_in") == 0) {
+        result = uk_normalize_call(st, args[3], args[4], schemes);
+    }
+    Py_DECREF(schemes);
     return result;
 }
 
@@ -464,6 +534,8 @@ static PyObject *ops_percent_encode(PyObject *module, PyObject *const *args, Py_
     {"resolve", (PyCFunction)(void (*)(void))ops_resolve, METH_FASTCALL, ops_resolve_doc},     \
         {"normalize", (PyCFunction)(void (*)(void))ops_normalize, METH_FASTCALL,               \
          ops_normalize_doc},                                                                   \
+        {"normalize_in", (PyCFunction)(void (*)(void))ops_normalize_in, METH_FASTCALL,         \
+         ops_normalize_in_doc},                                                                \
         {"remove_dot_segments", (PyCFunction)ops_remove_dot_segments, METH_O,                  \
          ops_remove_dot_segments_doc},                                                         \
         {"percent_decode", (PyCFunction)ops_percent_decode, METH_O, ops_percent_decode_doc},   \
