@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache, partial
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from ._store import PureStore, speedups
 from .grammar import URI_GRAMMAR
@@ -217,7 +217,9 @@ def quick_normal_form(
     "scheme"), when this quick test is sure of it; ``text`` itself when it is
     already normal."""
     if speedups is not None:
-        return speedups.normalize(None, text, scheme_codes(registry) if level == "scheme" else None)
+        codes = scheme_codes(registry) if level == "scheme" else None
+        normal: str | None = speedups.normalize(None, text, codes)
+        return normal
     return _tables(registry).quick_normal_form(text, 2 if level == "scheme" else 1)
 
 
@@ -265,20 +267,29 @@ def scheme_codes(registry: SchemeRegistry) -> dict[str, int]:
 _DEFAULT_CODES: Final = _codes_of(DEFAULT_REGISTRY)
 
 
+_S = TypeVar("_S", bound=PureStore)
+
+
+class _Resolved(Protocol):
+    def __call__(self, cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None: ...
+
+
+class _NormalReference(Protocol):
+    def __call__(
+        self, cls: type[_S], text: str, level: str, registry: SchemeRegistry, /
+    ) -> _S | None: ...
+
+
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
 #: str ``base`` (§5.2.2) as a ``cls``, or ``None`` when either is not a reference
 #: or ``base`` has no scheme; ``None`` itself on the pure path.
-resolved: Final[Callable[[type[PureStore], str, str, bool], PureStore | None] | None] = (
-    None if speedups is None else speedups.resolve
-)
+resolved: Final[_Resolved | None] = None if speedups is None else speedups.resolve
 
 #: ``normal_reference(cls, text, level, registry)``: the normal form of the str
 #: ``text`` at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3) as a ``cls``, built
 #: from the compiled operation's spans; ``None`` when ``text`` is not a reference or
 #: the readable path must answer; ``None`` itself on the pure path.
-normal_reference: Final[
-    Callable[[type[PureStore], str, str, SchemeRegistry], PureStore | None] | None
-] = (
+normal_reference: Final[_NormalReference | None] = (
     None
     if speedups is None
     else partial(speedups.normalize_in, DEFAULT_REGISTRY, _DEFAULT_CODES, scheme_codes)

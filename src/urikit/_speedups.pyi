@@ -1,5 +1,6 @@
 import re
-from typing import ClassVar, NoReturn
+from collections.abc import Callable
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 from typing_extensions import Self
 
@@ -10,6 +11,43 @@ def scan(text: str, iri: bool, /) -> tuple[int, ...] | None:
     fragment, ``-1, -1`` for a group that does not participate.  With ``iri=True`` the
     grammar is RFC 3987 §2.2 without the bidi formatting characters (RFC 3987 §4.1).
     """
+
+_R = TypeVar("_R", bound=Reference)
+
+def resolve(cls: type[_R] | None, base: str, ref: str, strict: bool, /) -> Any:
+    """The target of ``ref`` against the absolute ``base`` (RFC 3986 §5.2.2) as a ``cls``
+    built from the operation's spans, or its text when ``cls`` is ``None``; ``None`` when
+    either is not a reference (in ``cls._iri``'s grammar) or ``base`` has no scheme."""
+
+def normalize(cls: type[_R] | None, text: str, schemes: dict[str, int] | None, /) -> Any:
+    """The normal form of ``text`` (RFC 3986 §6.2.2, and §6.2.3 with the scheme codes
+    ``schemes``) as a ``cls``, or its text (read as an IRI) when ``cls`` is ``None``;
+    ``None`` when ``text`` is not a reference or only the readable path answers."""
+
+def normalize_in(
+    registry: object,
+    codes: dict[str, int],
+    codes_of: Callable[[Any], dict[str, int]],
+    cls: type[_R],
+    text: str,
+    level: str,
+    given: object,
+    /,
+) -> _R | None:
+    """``normalize`` at ``level`` "scheme" (the codes of ``given``: ``codes`` when it is
+    ``registry``, else ``codes_of(given)``) or "syntax"; ``None`` at any other level."""
+
+def remove_dot_segments(path: str, /) -> str:
+    """``path`` without its dot-segments (RFC 3986 §5.2.4)."""
+
+def percent_decode(text: str, /) -> str | None:
+    """``text`` with its triplets decoded as UTF-8 (RFC 3986 §2.1, §2.5); ``None`` when a
+    "%" starts no triplet, the octets are not UTF-8 or ``text`` holds a lone surrogate."""
+
+def percent_encode(text: str, keep: bytes, encoded: bool, /) -> str | None:
+    """``text`` with every character outside ``keep`` (128 octets, nonzero for the ASCII
+    characters kept) as triplets of its UTF-8 octets (RFC 3986 §2.1); with ``encoded``,
+    triplets are kept (hex in upper case).  ``None`` for a lone surrogate."""
 
 #: The longest text whose component ends are kept as int32 (longer texts take more room).
 NARROW_MAX: int

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
@@ -205,9 +206,9 @@ def _compiled_module() -> ModuleType | None:
     """``urikit._speedups`` when the compiled core is used."""
     if not compiled:
         return None
-    from . import _speedups
+    from ._speedups import resolve
 
-    return _speedups
+    return sys.modules[resolve.__module__]
 
 
 #: The compiled core's module, whose RFC operations ``_fast`` and ``percent`` use;

@@ -7,6 +7,12 @@ component is always encoded.  Hex digits are written in upper case (§2.1).
 The ``application/x-www-form-urlencoded`` codec, where "+" stands for a space
 (RFC 1630 already said so of query strings), is a separate pair of functions
 and never the default.
+
+With the compiled core (``_store.speedups``), :func:`percent_encode` of text and
+:func:`percent_decode` to UTF-8 run in C where it is sure of the answer (no lone
+surrogate, every "%" a triplet, octets that are UTF-8); everything else, the
+errors included, is the code below.  ``tests/test_compiled.py`` holds both to the
+same answers.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from functools import cache
 from typing import Final
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
+from ._store import speedups
 from .errors import URIError
 from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
 
@@ -78,6 +85,17 @@ def _outside(cls: str) -> re.Pattern[str]:
 _ENCLOSING: Final = {"segment": "path", "segment-nz-nc": "path"}
 
 
+@cache
+def _keep(cls: str) -> bytes:
+    """The ASCII characters of a regex class body as 128 octets, 1 for each member:
+    what the compiled encoder keeps."""
+    kept = _ascii_safe(cls)
+    return bytes(ch in kept for ch in map(chr, range(128)))
+
+
+_compiled_encode: Final = None if speedups is None else speedups.percent_encode
+_compiled_decode: Final = None if speedups is None else speedups.percent_decode
+
 _PCT_TRIPLET: Final = re.compile(PCT_ENCODED)
 _BAD_PERCENT: Final = re.compile("%(?![0-9A-Fa-f]{2})")
 
@@ -134,6 +152,10 @@ def percent_encode(
             # each character stands for one octet (latin-1), and is encoded as that octet
             return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1", False)
         return quote_from_bytes(raw, _ascii_safe(cls))
+    if _compiled_encode is not None and (not iri or data.isascii()):
+        fast: str | None = _compiled_encode(data, _keep(cls), encoded)
+        if fast is not None:
+            return fast
     if not data.isascii():
         _utf8(data)
     if encoded:
@@ -210,6 +232,10 @@ def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict"
     """
     if "%" not in text:
         return text
+    if _compiled_decode is not None and encoding == "utf-8":
+        fast: str | None = _compiled_decode(text)
+        if fast is not None:  # valid UTF-8, whatever the error policy
+            return fast
     check_percent(text)
 
     def decode_run(match: re.Match[str]) -> str:
