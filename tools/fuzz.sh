@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Build the libFuzzer target tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups
-# under ASan and UBSan) and run it for a bounded time, seeded with bench/urls.txt.
+# Build the libFuzzer targets tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups)
+# and tests/fuzz/ops_fuzz.c (its RFC operations: resolution, normalization,
+# remove_dot_segments, percent-encoding) under ASan and UBSan and run each for a bounded
+# time, seeded with bench/urls.txt (and, for the operations, bench/pairs.txt).
 # Exits non-zero on a crash, an invariant failure, a sanitizer report, a timeout or OOM.
 #
-# Usage: tools/fuzz.sh [SECONDS]     (default 60)
-# Environment: CC (default clang), URIKIT_FUZZ_DIR (default build/fuzz: the corpus grown
-#              across runs, and crash artefacts under artifacts/).
+# Usage: tools/fuzz.sh [SECONDS]     (default 60, for each target)
+# Environment: CC (default clang), URIKIT_FUZZ_DIR (default build/fuzz: the corpus of each
+#              target grown across runs, and crash artefacts under artifacts/).
 # Installs nothing.  Needs, on Debian: clang and libclang-rt-14-dev (libFuzzer and the
 # sanitizer runtimes of clang 14; use the libclang-rt-N-dev matching clang-N).
 set -euo pipefail
@@ -23,16 +25,20 @@ run() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-run mkdir -p "$dir/corpus" "$dir/artifacts"
-run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -Isrc/urikit tests/fuzz/scan_fuzz.c -o "$tmp/scan_fuzz"
+run mkdir -p "$dir/corpus" "$dir/ops_corpus" "$dir/artifacts"
+for target in scan_fuzz ops_fuzz; do
+    run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror \
+        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+        -Isrc/urikit "tests/fuzz/$target.c" -o "$tmp/$target"
+done
 
-# One seed file per corpus URL, without its line end.
-echo "+ awk: bench/urls.txt -> $tmp/seeds/NNNNN"
-mkdir "$tmp/seeds"
+# One seed file per corpus URL (and per base<TAB>reference pair), without its line end.
+echo "+ awk: bench/urls.txt -> $tmp/seeds/NNNNN, bench/pairs.txt -> $tmp/pairs/NNNNN"
+mkdir "$tmp/seeds" "$tmp/pairs"
 awk -v dir="$tmp/seeds" '{ f = sprintf("%s/%05d", dir, NR); printf "%s", $0 > f; close(f) }' \
     bench/urls.txt
+awk -v dir="$tmp/pairs" '{ f = sprintf("%s/%05d", dir, NR); printf "%s", $0 > f; close(f) }' \
+    bench/pairs.txt
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -40,4 +46,7 @@ echo "+ ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS"
 run "$tmp/scan_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=4096 -dict=tests/fuzz/scan.dict -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$tmp/seeds"
-echo "fuzz.sh: no crash in ${seconds}s"
+run "$tmp/ops_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=4096 -dict=tests/fuzz/ops.dict -print_final_stats=1 \
+    -artifact_prefix="$dir/artifacts/ops-" "$dir/ops_corpus" "$tmp/pairs" "$tmp/seeds"
+echo "fuzz.sh: no crash in ${seconds}s for each target"

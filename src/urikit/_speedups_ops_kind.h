@@ -59,7 +59,7 @@ static inline int UK_FN(uk_has_dot_segment)(const UK_CHAR *p, ptrdiff_t n)
  *
  * The input buffer is p[i..n-1] and the output buffer p[0..o-1]; no step writes more
  * than it consumes, so o <= i throughout and the output never overtakes the input. */
-static ptrdiff_t UK_FN(uk_remove_dot_segments)(UK_CHAR *p, ptrdiff_t n)
+static inline ptrdiff_t UK_FN(uk_remove_dot_segments)(UK_CHAR *p, ptrdiff_t n)
 {
     if (!UK_FN(uk_may_have_dots)(p, n)) {
         return n;
@@ -152,10 +152,11 @@ static inline ptrdiff_t UK_FN(uk_rooted_path)(UK_CHAR *out, ptrdiff_t start, ptr
  * scheme of r equal to b's (without case) is ignored (the loophole of §5.2.2).  out
  * holds at least uk_resolve_capacity(len(b), len(r)) units.  Writes the target and its
  * spans ts; returns its length. */
-static ptrdiff_t UK_FN(uk_transform_references)(const UK_CHAR *b, const ptrdiff_t bs[UK_SPANS],
-                                                const UK_CHAR *r, const ptrdiff_t rs[UK_SPANS],
-                                                int strict, UK_CHAR *out,
-                                                ptrdiff_t ts[UK_SPANS])
+static inline ptrdiff_t UK_FN(uk_transform_references)(const UK_CHAR *b,
+                                                       const ptrdiff_t bs[UK_SPANS],
+                                                       const UK_CHAR *r,
+                                                       const ptrdiff_t rs[UK_SPANS], int strict,
+                                                       UK_CHAR *out, ptrdiff_t ts[UK_SPANS])
 {
     int r_scheme = rs[UK_G_SCHEME] >= 0;
     if (r_scheme && !strict) {
@@ -265,8 +266,9 @@ static ptrdiff_t UK_FN(uk_transform_references)(const UK_CHAR *b, const ptrdiff_
  * hex digits in upper case; with fold, ASCII letters (decoded ones too) in lower case,
  * as in a case-insensitive component.  Only ASCII is ever touched (RFC 3987 §5.3.2.1,
  * §5.3.2.3).  The text is valid: every "%" starts a triplet. */
-static ptrdiff_t UK_FN(uk_normalize_triplets)(const UK_CHAR *s, ptrdiff_t start, ptrdiff_t end,
-                                              int fold, UK_CHAR *out, ptrdiff_t o)
+static inline ptrdiff_t UK_FN(uk_normalize_triplets)(const UK_CHAR *s, ptrdiff_t start,
+                                                     ptrdiff_t end, int fold, UK_CHAR *out,
+                                                     ptrdiff_t o)
 {
     for (ptrdiff_t i = start; i < end; i++) {
         uint32_t c = s[i];
@@ -303,7 +305,8 @@ static inline void UK_FN(uk_fold_case)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t en
 
 /* The special rules of the path (normalize._urn_nid, normalize._mailto_domain) on the
  * normalized path p[start..end-1]. */
-static void UK_FN(uk_path_rule)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t end, uk_special_rule rule)
+static inline void UK_FN(uk_path_rule)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t end,
+                                       uk_special_rule rule)
 {
     if (rule == UK_RULE_URN_NID) { /* RFC 8141 §3.1: the NID, before the first ":" */
         for (ptrdiff_t i = start; i < end; i++) {
@@ -337,9 +340,9 @@ static void UK_FN(uk_path_rule)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t end, uk_s
  * scheme with rules->defer, or a relative-path reference with dot-segments.  rules
  * holds what the registry says of the scheme (default_port -1 and zeros for a scheme
  * it does not know); NULL asks for the syntax rung alone. */
-static ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPANS],
-                                     const uk_scheme_rules *rules, UK_CHAR *out,
-                                     ptrdiff_t ts[UK_SPANS])
+static inline ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPANS],
+                                            const uk_scheme_rules *rules, UK_CHAR *out,
+                                            ptrdiff_t ts[UK_SPANS])
 {
     uk_special_rule rule = rules == NULL ? UK_RULE_NONE : rules->rule;
     if (rules != NULL && rules->defer) {
