@@ -15,6 +15,10 @@
  *         their own, relative-path references with dot-segments).
  *     uk_remove_dot_segments_ucsN(p, n)
  *         RFC 3986 §5.2.4 in place; the new length.
+ *     uk_scheme_rules_of(code, &rules)
+ *         the rules of one scheme from its code in urikit._fast.scheme_codes(registry),
+ *         the dict a caller looks the lower-cased scheme up in (absent: default_port
+ *         -1 and zeros).
  *
  * Each writes the result's text and the spans of its components (ts, in the scanner's
  * order), so the result is a value without a second scan.  The answers are those of
@@ -57,6 +61,38 @@ typedef struct {
     int defer;
     uk_special_rule rule;
 } uk_scheme_rules;
+
+/* The rules of one scheme from its code, as urikit._fast.scheme_codes gives them:
+ * (default port + 1) * 256 + the flags 1 (an empty path is "/"), 2 (defer), 4, 8, 16 (the
+ * rule file-localhost, mailto-domain, urn-nid); more than one rule defers.  0 on success,
+ * -1 for a code out of range. */
+static inline int uk_scheme_rules_of(long code, uk_scheme_rules *rules)
+{
+    if (code < 0 || code >= (65537L << 8)) {
+        return -1;
+    }
+    rules->default_port = (int)(code >> 8) - 1;
+    rules->empty_path_is_root = (code & 1) != 0;
+    rules->defer = (code & 2) != 0;
+    rules->rule = UK_RULE_NONE;
+    switch (code & 0xFC) {
+    case 0:
+        break;
+    case 4:
+        rules->rule = UK_RULE_FILE_LOCALHOST;
+        break;
+    case 8:
+        rules->rule = UK_RULE_MAILTO_DOMAIN;
+        break;
+    case 16:
+        rules->rule = UK_RULE_URN_NID;
+        break;
+    default:
+        rules->defer = 1;
+        break;
+    }
+    return 0;
+}
 
 static inline uint32_t uk_ascii_lower(uint32_t c)
 {

@@ -290,28 +290,9 @@ static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_
     if (value == -1 && PyErr_Occurred()) {
         return -1;
     }
-    if (value < 0 || value >= (65537L << 8)) {
+    if (uk_scheme_rules_of(value, rules) < 0) {
         PyErr_SetString(PyExc_ValueError, "normalize(): a scheme code is out of range");
         return -1;
-    }
-    rules->default_port = (int)(value >> 8) - 1;
-    rules->empty_path_is_root = (value & 1) != 0;
-    rules->defer = (value & 2) != 0;
-    switch (value & 0xFC) {
-    case 0:
-        break;
-    case 4:
-        rules->rule = UK_RULE_FILE_LOCALHOST;
-        break;
-    case 8:
-        rules->rule = UK_RULE_MAILTO_DOMAIN;
-        break;
-    case 16:
-        rules->rule = UK_RULE_URN_NID;
-        break;
-    default: /* more than one rule, or one this code does not know */
-        rules->defer = 1;
-        break;
     }
     return 0;
 }

@@ -1055,7 +1055,10 @@ def resolve(
     'http://a/b/g'
     """
     if type(base) is str and type(ref) is str and spec == "rfc3986":
-        if _fast.resolved is not None and (target := _fast.resolved(URI, base, ref, strict)):
+        if (
+            _fast.resolved is not None
+            and (target := _fast.resolved(URI, base, ref, strict)) is not None
+        ):
             return target
         parsed = URI._scan(base)
         if parsed is None:
