@@ -376,9 +376,9 @@ def preload() -> None:
         import pyarrow.parquet  # type: ignore[import-untyped]  # noqa: F401
 
         from ..arrow import normalize  # noqa: F401
+        from . import _tables  # noqa: F401
     except ImportError:
         pass
-    from . import _tables  # noqa: F401
 
 
 def start_worker(plan: Plan) -> None:
