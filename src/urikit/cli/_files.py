@@ -7,8 +7,8 @@ into its records (``_batches``) by one of ``--jobs`` processes, and the
 records are written in input order: a few batches per process are held at
 most, so memory stays bounded whatever the size of the input.  The command's
 own process reads, writes, and makes the records of a batch whenever the
-workers have enough queued; ``--jobs 1`` makes them all there.  A progress line is drawn on
-standard error when it is a terminal (``_progress``).
+workers have enough queued; ``--jobs 1`` makes them all there.  A progress
+line is drawn on standard error when it is a terminal (``_progress``).
 
 Every input gives exactly one record, as in line mode, and the exit status is
 1 when any failed.
