@@ -366,6 +366,21 @@ def _digest(key: str) -> bytes:
 _job: Job | None = None
 
 
+def preload() -> None:
+    """Import what jobs use (pyarrow, its readers and writers, the column kernel), so
+    that workers forked from this process have it."""
+    try:
+        import pyarrow.compute
+        import pyarrow.csv  # type: ignore[import-untyped]
+        import pyarrow.json  # type: ignore[import-untyped]
+        import pyarrow.parquet  # type: ignore[import-untyped]  # noqa: F401
+
+        from ..arrow import normalize  # noqa: F401
+        from . import _tables  # noqa: F401
+    except ImportError:
+        pass
+
+
 def start_worker(plan: Plan) -> None:
     """Make the worker's job; Ctrl-C is the command's to handle, not the workers'."""
     global _job

@@ -7,8 +7,8 @@ into its records (``_batches``) by one of ``--jobs`` processes, and the
 records are written in input order: a few batches per process are held at
 most, so memory stays bounded whatever the size of the input.  The command's
 own process reads, writes, and makes the records of a batch whenever the
-workers have enough queued; ``--jobs 1`` makes them all there.  A progress line is drawn on
-standard error when it is a terminal (``_progress``).
+workers have enough queued; ``--jobs 1`` makes them all there.  A progress
+line is drawn on standard error when it is a terminal (``_progress``).
 
 Every input gives exactly one record, as in line mode, and the exit status is
 1 when any failed.
@@ -22,10 +22,11 @@ import hashlib
 import multiprocessing
 import os
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Final
+from typing import Final
 
 from . import _batches, _display, _formats, _input, _output, _progress
 from ._operation import Factory
@@ -194,43 +195,62 @@ def _run_batches(
     args: argparse.Namespace, command: str, factory: Factory, values: list[str], what: str
 ) -> int:
     kind = _formats.output_format(args)
-    try:
-        if kind in ("csv", "parquet"):
-            _formats.need_pyarrow(f"writing {_formats.NAMES[kind]}")
-        source = _formats.open_source(args, values, what)
-    except _formats.UsageError as exc:
-        _output.warn(command, str(exc))
-        return _output.EXIT_USAGE
     table = kind in ("csv", "parquet")
     to_stdout = args.output is None or args.output == _formats.STDIO
     # Colour is for a terminal only, and is decided here, not in the workers.
     args.color = to_stdout and not table and _display.use_color()
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8") if to_stdout else "utf-8"
+    plan = _batches.Plan(args, command, factory, table, kind == "csv", kind == "jsonl", encoding)
+    jobs = args.jobs if args.jobs is not None else cores()
     try:
         with contextlib.ExitStack() as stack:
+            pool = _workers(plan, jobs - 1)
+            if pool is not None:
+                stack.callback(pool.shutdown, wait=False, cancel_futures=True)
+            if table:
+                _formats.need_pyarrow(f"writing {_formats.NAMES[kind]}")
+            source = _formats.open_source(args, values, what)
             stack.callback(source.close)
-            encoding = "utf-8"
-            sink: _formats.Sink | None = None
-            if not table:
-                text = _formats.Text(args.output, line_buffered=args.line_buffered)
-                encoding, sink = text.encoding, text
-            plan = _batches.Plan(args, command, factory, table, kind == "csv",
-                                 kind == "jsonl", encoding)  # fmt: skip
             job = _batches.Job(plan)
-            if sink is None:
+            sink: _formats.Sink
+            if table:
                 sink = _formats.Rows(args.output or _formats.STDIO, kind, job.schema)
+            else:
+                sink = _formats.Text(args.output, line_buffered=args.line_buffered)
             stack.callback(sink.close)
-            return _write(args, source, sink, plan, job)
+            return _write(args, source, sink, job, pool)
     except _formats.UsageError as exc:
         _output.warn(command, str(exc))
         return _output.EXIT_USAGE
+
+
+def _workers(plan: _batches.Plan, count: int) -> ProcessPoolExecutor | None:
+    """``count`` worker processes, started now.
+
+    On Linux they are forks of this process, made before it runs any thread of
+    pyarrow's, with pyarrow and the column kernel already imported, so that a
+    worker costs neither a new interpreter nor the imports; elsewhere (or when this
+    process already runs other threads) they start afresh (``spawn``)."""
+    if count < 1:
+        return None
+    method = "spawn"
+    if sys.platform == "linux" and threading.active_count() == 1:
+        method = "fork"
+        _batches.preload()
+    context = multiprocessing.get_context(method)
+    pool = ProcessPoolExecutor(
+        count, mp_context=context, initializer=_batches.start_worker, initargs=(plan,)
+    )
+    pool.submit(int)  # starts the workers
+    return pool
 
 
 def _write(
     args: argparse.Namespace,
     source: _formats.Source,
     sink: _formats.Sink,
-    plan: _batches.Plan,
     job: _batches.Job,
+    pool: ProcessPoolExecutor | None,
 ) -> int:
     """Write the records of every batch of ``source`` to ``sink``, in order."""
     shown = _progress.terminal(sys.stderr) and not args.quiet and args.input is not None
@@ -239,9 +259,8 @@ def _write(
     )
     seen: set[bytes] = set()
     failed = False
-    jobs = args.jobs if args.jobs is not None else cores()
     try:
-        for batch, done in _ordered(job, plan, source.batches(), jobs):
+        for batch, done in _ordered(job, source.batches(), pool, args.jobs or cores()):
             for message in done.messages:
                 progress.message(message)
             keep = None
@@ -266,30 +285,23 @@ def _first(key: bytes | None, seen: set[bytes]) -> bool:
     return True
 
 
-def _context() -> Any:
-    """Worker processes start afresh (``spawn``): a fork of a process that runs
-    pyarrow's threads is not safe, and a worker started afresh is the command's
-    own child, whose CPU time counts as the command's."""
-    return multiprocessing.get_context("spawn")
-
-
 def _ordered(
-    job: _batches.Job, plan: _batches.Plan, batches: Iterator[_batches.Batch], jobs: int
+    job: _batches.Job,
+    batches: Iterator[_batches.Batch],
+    pool: ProcessPoolExecutor | None,
+    jobs: int,
 ) -> Iterator[tuple[_batches.Batch, _batches.Done]]:
     """Each batch and its records, in input order, made by ``jobs`` processes: this
-    one and ``jobs - 1`` workers.
+    one and the ``jobs - 1`` workers of ``pool``.
 
     A batch goes to the workers while fewer than ``IN_FLIGHT`` per worker are
     queued there, and is made here otherwise, so that no process waits while
     another has work.  At most ``IN_FLIGHT`` batches per process are held.
     """
-    if jobs == 1:
+    if pool is None:
         for batch in batches:
             yield batch, job(batch)
         return
-    pool = ProcessPoolExecutor(
-        jobs - 1, mp_context=_context(), initializer=_batches.start_worker, initargs=(plan,)
-    )
     pending: deque[tuple[_batches.Batch, Future[_batches.Done] | _batches.Done]] = deque()
     queued = 0
 
@@ -304,18 +316,16 @@ def _ordered(
         pending.popleft()
         return batch, made
 
-    try:
-        for batch in batches:
-            if queued < IN_FLIGHT * (jobs - 1):
-                pending.append((batch, pool.submit(_batches.work, batch)))
-                queued += 1
-            else:
-                pending.append((batch, job(batch)))
-            while pending and (ready := head(len(pending) > IN_FLIGHT * jobs)) is not None:
-                yield ready
-        while pending:
-            ready = head(True)
-            assert ready is not None
+    for batch in batches:
+        if queued < IN_FLIGHT * (jobs - 1):
+            pending.append((batch, pool.submit(_batches.work, batch)))
+            queued += 1
+        else:
+            pending.append((batch, job(batch)))
+        while pending and (ready := head(len(pending) > IN_FLIGHT * jobs)) is not None:
             yield ready
-    finally:
-        pool.shutdown(wait=not pending, cancel_futures=True)
+    while pending:
+        ready = head(True)
+        assert ready is not None
+        yield ready
+    pool.shutdown(wait=True)
