@@ -68,7 +68,8 @@ INVALID = [
     # where the grammar has no ucschar
     ("\u00e9:foo", 1),
     ("h\u00e9://a", 2),  # a relative path until the ":"
-    ("http://a:\u00e9/", 10),  # "a:\u00e9" could still be a userinfo
+    ("http://a:\u00e9/", 9),  # no "@" in the authority: a port has no ucschar
+    ("http://a:\u00e9 @h/", 10),  # an "@" follows: "a:\u00e9" may be a userinfo
     ("http://[::\u00e9]/", 10),
     # ASCII that is not allowed in URIs is not allowed in IRIs either
     ("http://a/b c", 10),

@@ -40,10 +40,7 @@ typedef struct {
     PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
     PyObject *error_slots[4]; /* URIError's descriptors of the fields */
     PyObject *errors_name; /* "urikit.errors", beside this module in its package */
-    PyObject *uri_error;  /* urikit.errors.URIError, imported on the first error */
-    PyTypeObject *refused_type; /* the last class refused (not a reference held) ... */
-    unsigned int refused_tag;   /* ... its tp_version_tag then ... */
-    int refused_ours;           /* ... and whether its _rule was the reference rule */
+    PyObject *uri_error;  /* urikit.errors.URIError, beside this module */
 } uk_state;
 
 static int uk_locate_init(uk_state *st, PyObject *module);

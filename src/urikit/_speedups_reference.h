@@ -139,6 +139,40 @@ static int uk_scan_text(PyObject *text, int iri, ptrdiff_t spans[UK_SPANS])
 
 /* --- the error of an invalid text ------------------------------------------------------ */
 
+/* Import urikit.errors.URIError into st->uri_error, and the descriptors of its four
+ * slots into st->error_slots (NULL for a field without one).  Done when the module is
+ * made, so that nothing changes in the state afterwards. */
+static int uk_import_error_type(uk_state *st)
+{
+    PyObject *errors = PyImport_Import(st->errors_name);
+    if (errors == NULL) {
+        return -1;
+    }
+    PyObject *type = PyObject_GetAttrString(errors, "URIError");
+    Py_DECREF(errors);
+    if (type == NULL) {
+        return -1;
+    }
+    if (!PyType_Check(type) ||
+        !PyType_IsSubtype((PyTypeObject *)type, (PyTypeObject *)PyExc_ValueError)) {
+        Py_DECREF(type);
+        PyErr_Format(PyExc_TypeError, "%U.URIError is not a ValueError", st->errors_name);
+        return -1;
+    }
+    st->uri_error = type;
+    for (int k = 0; k < 4; k++) {
+        PyObject *slot = PyObject_GetAttr(type, st->fields[k]);
+        if (slot == NULL) {
+            PyErr_Clear();
+        } else if (!PyObject_TypeCheck(slot, &PyMemberDescr_Type) ||
+                   Py_TYPE(slot)->tp_descr_set == NULL) {
+            Py_CLEAR(slot);
+        }
+        st->error_slots[k] = slot;
+    }
+    return 0;
+}
+
 /* The names and the explanations the locator needs, made once per module. */
 static int uk_locate_init(uk_state *st, PyObject *module)
 {
@@ -184,41 +218,7 @@ static int uk_locate_init(uk_state *st, PyObject *module)
         }
         PyTuple_SET_ITEM(st->explanations, k, entry);
     }
-    return 0;
-}
-
-/* urikit.errors.URIError (a borrowed reference), imported on the first error, and the
- * descriptors of its four slots in st->error_slots (NULL for a field without one). */
-static PyObject *uk_error_type(uk_state *st)
-{
-    if (st->uri_error == NULL) {
-        PyObject *errors = PyImport_Import(st->errors_name);
-        if (errors == NULL) {
-            return NULL;
-        }
-        PyObject *type = PyObject_GetAttrString(errors, "URIError");
-        Py_DECREF(errors);
-        if (type == NULL) {
-            return NULL;
-        }
-        if (!PyType_Check(type) ||
-            !PyType_IsSubtype((PyTypeObject *)type, (PyTypeObject *)PyExc_ValueError)) {
-            Py_DECREF(type);
-            PyErr_Format(PyExc_TypeError, "%U.URIError is not a ValueError", st->errors_name);
-            return NULL;
-        }
-        for (int k = 0; k < 4; k++) {
-            PyObject *slot = PyObject_GetAttr(type, st->fields[k]);
-            if (slot != NULL && (!PyObject_TypeCheck(slot, &PyMemberDescr_Type) ||
-                                 Py_TYPE(slot)->tp_descr_set == NULL)) {
-                Py_CLEAR(slot);
-            }
-            PyErr_Clear();
-            st->error_slots[k] = slot;
-        }
-        st->uri_error = type;
-    }
-    return st->uri_error;
+    return uk_import_error_type(st);
 }
 
 /* 1 and *failure when the str text is not a reference of the grammar (iri), else 0. */
@@ -243,10 +243,7 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
     if (!uk_locate_text(text, iri, &failure)) {
         Py_RETURN_NONE;
     }
-    PyObject *type = uk_error_type(st);
-    if (type == NULL) {
-        return NULL;
-    }
+    PyObject *type = st->uri_error;
     PyObject *entry = PyTuple_GET_ITEM(st->explanations, failure.explanation);
     PyObject *args = failure.non_ascii ? st->non_ascii_args : PyTuple_GET_ITEM(entry, 1);
     PyObject *error = ((PyTypeObject *)type)->tp_new((PyTypeObject *)type, args, NULL);
@@ -275,27 +272,16 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
  * urikit.uri's _refuse would raise it, else by calling cls._refuse(text). */
 static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int iri)
 {
-    int ours;
-    /* The answer for the last class, while that class is unchanged: a version tag is
-     * never given to two states of types (CPython clears it on any change). */
-    if (cls == st->refused_type && cls->tp_version_tag != 0 &&
-        cls->tp_version_tag == st->refused_tag) {
-        ours = st->refused_ours;
-    } else {
-        PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
-        if (rule == NULL) {
-            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
-                return NULL;
-            }
-            PyErr_Clear();
+    PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
+    if (rule == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            return NULL;
         }
-        ours = rule != NULL && PyUnicode_Check(rule) &&
-               PyUnicode_Compare(rule, st->rules[iri != 0]) == 0;
-        Py_XDECREF(rule);
-        st->refused_type = cls;
-        st->refused_tag = cls->tp_version_tag;
-        st->refused_ours = ours;
+        PyErr_Clear();
     }
+    int ours = rule != NULL && PyUnicode_Check(rule) &&
+               PyUnicode_Compare(rule, st->rules[iri != 0]) == 0;
+    Py_XDECREF(rule);
     if (ours) {
         PyObject *error = uk_locate_error(st, text, iri);
         if (error == NULL) {
