@@ -290,8 +290,8 @@ _PLAIN: Final = re.compile(f"[{UNRESERVED}]*").fullmatch
 def _encode(text: str, codec: str, iri: bool) -> str:
     if not isinstance(text, str):
         raise TypeError(f"query names and values are str, not {type(text).__name__}")
-    if text.isascii() and (text.isalnum() or _PLAIN(text) is not None):
-        return text
+    if text.isascii() and (text.isalnum() or text.isidentifier() or _PLAIN(text) is not None):
+        return text  # ASCII letters, digits and "_" (the first two tests) are unreserved
     if codec == "form":
         if not iri or text.isascii():
             return form_encode(text)

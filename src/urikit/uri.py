@@ -68,17 +68,17 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    import urikit.normalize as _normalize
-    import urikit.resolve as _resolve
-
     from . import _fast, fileuri, legacy, lenient, mapping, paths
     from . import bidi as _bidi
-    from . import diagnose as _diagnose
     from . import protocol_steps as _protocol_steps
     from . import schemes as _schemes
+    from .diagnose import locate
+    from .normalize import normalize as normalize_parts
     from .protocol_steps import ParamFilter, Steps
     from .query import NameMatcher, QueryValues
     from .report import Report
+    from .resolve import check_base, transform_references
+    from .resolve import relativize as relativize_parts
     from .schemes import SchemeRegistry
 
 __all__ = [
@@ -113,18 +113,29 @@ _R = TypeVar("_R", bound="_Reference")
 
 
 class _Deferred:
-    """A module of a lower floor, imported by ``load`` when an attribute is first read."""
+    """A module of a lower floor, imported by ``load`` when an attribute is first read,
+    or (with ``attribute``) a function of it, imported when first called."""
 
-    __slots__ = ("_load", "_name")
+    __slots__ = ("_attribute", "_load", "_name")
 
-    def __init__(self, name: str, load: Callable[[], ModuleType]) -> None:
+    def __init__(
+        self, name: str, load: Callable[[], ModuleType], attribute: str | None = None
+    ) -> None:
         self._name = name
         self._load = load
+        self._attribute = attribute
+
+    def _loaded(self) -> Any:
+        module = self._load()
+        value = module if self._attribute is None else getattr(module, self._attribute)
+        globals()[self._name] = value
+        return value
 
     def __getattr__(self, attribute: str) -> Any:
-        module = self._load()
-        globals()[self._name] = module
-        return getattr(module, attribute)
+        return getattr(self._loaded(), attribute)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._loaded()(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<{self._name}, loaded on first use>"
@@ -207,15 +218,17 @@ def _load_resolve() -> ModuleType:
 if not TYPE_CHECKING:
     _fast = _Deferred("_fast", _load_fast)
     _bidi = _Deferred("_bidi", _load_bidi)
-    _diagnose = _Deferred("_diagnose", _load_diagnose)
     fileuri = _Deferred("fileuri", _load_fileuri)
     legacy = _Deferred("legacy", _load_legacy)
     lenient = _Deferred("lenient", _load_lenient)
     mapping = _Deferred("mapping", _load_mapping)
-    _normalize = _Deferred("_normalize", _load_normalize)
     paths = _Deferred("paths", _load_paths)
     _protocol_steps = _Deferred("_protocol_steps", _load_protocol_steps)
-    _resolve = _Deferred("_resolve", _load_resolve)
+    check_base = _Deferred("check_base", _load_resolve, "check_base")
+    transform_references = _Deferred("transform_references", _load_resolve, "transform_references")
+    relativize_parts = _Deferred("relativize_parts", _load_resolve, "relativize")
+    normalize_parts = _Deferred("normalize_parts", _load_normalize, "normalize")
+    locate = _Deferred("locate", _load_diagnose, "locate")
     _schemes = _Deferred("_schemes", _load_schemes)
 
 
@@ -350,7 +363,7 @@ class _Reference(Store):
     @classmethod
     def _refuse(cls, text: str) -> NoReturn:
         """Raise where and why ``text`` is not a reference of this class (``diagnose``)."""
-        raise _diagnose.locate(text, cls._grammar, cls._rule)
+        raise locate(text, cls._grammar, cls._rule)
 
     def _same(self, other: URI | IRI | str) -> Self:
         """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
@@ -861,7 +874,7 @@ class _Reference(Store):
         'http://a/b/g'
         """
         base = self.parts
-        _resolve.check_base(base)
+        check_base(base)
         cls = type(self)
         if spec == "rfc3986":
             if (
@@ -878,7 +891,7 @@ class _Reference(Store):
                 and (target := cls._scan(fast)) is not None
             ):
                 return target
-            text = _resolve.transform_references(base, self._same(ref).parts, strict=strict)
+            text = transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc1630":
@@ -903,7 +916,7 @@ class _Reference(Store):
         '../g'
         """
         goal = self.resolve(target)
-        return type(self)._parse(_resolve.relativize(self.parts, goal.parts, self._grammar))
+        return type(self)._parse(relativize_parts(self.parts, goal.parts, self._grammar))
 
     # -- normalization (§6.2) -------------------------------------------------------
 
@@ -990,7 +1003,7 @@ class _Reference(Store):
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
-        normal = _normalize.normalize(
+        normal = normalize_parts(
             self.parts, level=level, registry=registry, iri=self._grammar.iri, steps=steps
         )
         result: type[_Reference] = type(self)
@@ -1278,7 +1291,7 @@ def resolve(
                 return target
             reference = URI._scan(ref)
             if reference is not None:
-                text = _resolve.transform_references(parsed.parts, reference.parts, strict=strict)
+                text = transform_references(parsed.parts, reference.parts, strict=strict)
                 return parsed if text == base else URI._parse(text)
         return parsed.resolve(ref, strict=strict, spec=spec)
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
