@@ -21,7 +21,11 @@ code of the repair (``backslash``, ``whitespace``, ``control``, ...) and
 audited too, its findings spanning it in the text.
 
 Findings of one code on consecutive characters are merged into one finding
-over the run.  A clean reference gives no finding at all.
+over the run; past 100 findings of a repair or of ``invisible-character``, the
+rest of that code are one finding from the first of them to the last.  A
+clean reference gives no finding at all: most are proved clean by the quick
+screen of :mod:`urikit.security.screen` after one parse, and
+:func:`full_audit` runs every check regardless (the screen is tested against it).
 """
 
 from __future__ import annotations

@@ -141,10 +141,11 @@ def read(
             return URI(text), identity
         except URIError as error:
             failure = error
-    try:
-        return IRI(text), identity
-    except URIError:
-        pass
+    if not text.isascii():  # an ASCII IRI reference is a URI reference (RFC 3987 §2.2)
+        try:
+            return IRI(text), identity
+        except URIError:
+            pass
     position = failure.position if failure.position is not None else 0
     findings.append(
         Report(

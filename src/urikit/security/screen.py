@@ -42,8 +42,9 @@ __all__ = ["ENCODED", "LOUD", "QUIET", "is_quiet", "screen"]
 #: Schemes that a check looks at by name: script and local content, and ``data:``
 #: (its media type).
 _LOUD: Final = SCRIPT_SCHEMES | LOCAL_CONTENT_SCHEMES | {"data"}
-#: Whether each lower-case scheme name of the default registry is quiet.
-_DEFAULT_QUIET: dict[str, bool] = {}
+#: Each scheme name met, as written, and its lower case when it is quiet in the
+#: default registry, or "" when it is not.
+_DEFAULT_QUIET: dict[str, str] = {}
 _CACHE_LIMIT: Final = 4096
 _PORT_DIGITS: Final = 5
 _PLAIN_NAME_MATCH: Final = PLAIN_NAME.fullmatch
@@ -92,15 +93,16 @@ def screen(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTR
     if not text.isascii():
         return LOUD
     scheme = ref.scheme
-    lowered = ""
+    lowered: str | None = ""
     if scheme is not None:
-        lowered = scheme.lower()
-        quiet = _DEFAULT_QUIET.get(lowered) if registry is DEFAULT_REGISTRY else None
-        if quiet is None:
-            quiet = _quiet_scheme(lowered, registry)
+        lowered = _DEFAULT_QUIET.get(scheme) if registry is DEFAULT_REGISTRY else None
+        if lowered is None:
+            lowered = scheme.lower()
+            if not _quiet_scheme(lowered, registry):
+                lowered = ""
             if registry is DEFAULT_REGISTRY and len(_DEFAULT_QUIET) < _CACHE_LIMIT:
-                _DEFAULT_QUIET[lowered] = quiet
-        if not quiet:
+                _DEFAULT_QUIET[scheme] = lowered
+        if not lowered:
             return LOUD
     verdict = QUIET
     if "%" in text and (_OCTET_OF_CONCERN(text) is not None or "." in (ref.query or "")):
@@ -110,10 +112,11 @@ def screen(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTR
         # no authority: WHATWG parsers read one in any special URL (URL Standard §4.4)
         return LOUD if lowered in SPECIAL_SCHEMES else verdict
     port = ref.port
-    if lowered == "file" and (port is not None or ref.userinfo is not None):
-        return LOUD  # a file: URL has no port to WHATWG parsers ("file://C:/" is a drive)
-    if host == "" and lowered == "file":
-        return verdict  # the local host (RFC 8089 §2)
+    if lowered == "file":
+        if port is not None or ref.userinfo is not None:
+            return LOUD  # a file: URL has no port to WHATWG parsers ("file://C:/" is a drive)
+        if host == "":
+            return verdict  # the local host (RFC 8089 §2)
     # a plain name is no IPv4address (its last label begins with a letter) and holds no "%"
     if _PLAIN_NAME_MATCH(host) is None:
         return LOUD
