@@ -109,9 +109,15 @@ def validate_operation(args: argparse.Namespace, records: _output.Records) -> Op
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-        from ..arrow import is_valid
+        from ..arrow import is_valid, port
 
         answered = pc.fill_null(is_valid(values, rule), False)
+        if ports:
+            # A port of five digits or more may be above 65535: such rows are checked
+            # one at a time, as in the line mode.
+            digits = pc.utf8_length(pc.cast(port(values), pa.string()))
+            long_port = pc.fill_null(pc.greater_equal(digits, 5), False)
+            answered = pc.and_(answered, pc.invert(long_port))
         return answered, {"rule": pc.if_else(answered, pa.scalar(rule), None)}
 
     def answer(text: str, fields: dict[str, Any]) -> str:
