@@ -132,7 +132,18 @@ TOOLS: dict[str, Callable[[str], object]] = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(SHAPES))
-@pytest.mark.parametrize("tool", sorted(TOOLS))
+# "encoded-nuls" is a valid reference, which the lenient readings only validate
+# (test_uri_is_linear); the regex of the pure path reads triplets about 8 times
+# slower past ~200 KB, so the sizes are 8 times 75,000 characters: a repaired text
+# of triplets is past that at both sizes.
+CASES = [
+    (tool, shape)
+    for tool in sorted(TOOLS)
+    for shape in sorted(SHAPES)
+    if not (shape == "encoded-nuls" and tool.endswith("lenient"))
+]
+
+
+@pytest.mark.parametrize(("tool", "shape"), CASES)
 def test_tools_are_linear_on_hostile_shapes(tool: str, shape: str) -> None:
-    assert_linear(SHAPES[shape], TOOLS[tool], BIG // 2)
+    assert_linear(SHAPES[shape], TOOLS[tool], 2 * BIG)

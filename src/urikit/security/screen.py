@@ -1,24 +1,29 @@
 """The quick screen of :func:`urikit.audit`: references on which no check can fire.
 
-Most URLs are plain: ASCII, no percent-encoding, no userinfo, a host name of
-letters, digits and hyphens, a scheme that runs no script, wraps no URL and is
-not ``file``.  :func:`is_quiet` proves from a strict parse that every check of
-:mod:`urikit.security` would find nothing in such a reference, so that
-:func:`~urikit.security.audit` can skip them; it is a fast path, and
-``tests/test_security_screen.py`` holds it to the full audit (every check run)
-on real, generated and mutated URLs.
+Most URLs are plain: ASCII, a host name of letters, digits, hyphens and
+underscores, no userinfo or a plain user name, a scheme that runs no script
+and wraps no URL, and no percent-encoding of concern.  :func:`screen` proves
+from a strict parse that every check of :mod:`urikit.security` would find
+nothing in such a reference, so that :func:`~urikit.security.audit` can skip
+them; it is a fast path, and ``tests/test_security_screen.py`` holds it to
+:func:`~urikit.security.audit.full_audit` (every check run) on real, generated
+and mutated URLs.
 
-Why each check stays silent when :func:`is_quiet` is true:
+Why each check stays silent when :func:`screen` says :data:`QUIET`:
 
 * ``invalid`` and every repair: the text is a URI reference (RFC 3986 §4.1);
 * ``invisible-character``, ``mixed-script-host``: the text is ASCII;
-* ``encoded-control``, ``invalid-utf8``, ``encoded-dot-segment``: there is no
-  "%" (§2.1), or these checks are run on their own (:data:`ENCODED`);
-* ``password``, ``misleading-userinfo``: there is no userinfo (§3.2.1);
+* ``encoded-control``, ``invalid-utf8``, ``encoded-dot-segment``: no triplet of
+  a control, of an octet above 0x7F or of ".", "/", "\\" or "%" (§2.1), and no
+  "." in a query with a triplet; else these checks are run on their own
+  (:data:`ENCODED`);
+* ``password``, ``misleading-userinfo``: no userinfo, or a user name without a
+  password that the userinfo check itself passes (§3.2.1, §7.5, §7.6);
 * ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``: the host is a
   plain name (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
   last label begins with a letter, so that it is no IPv4address and has no
-  inet_aton() reading) and not a name of the local host (RFC 6761 §6.3);
+  inet_aton() reading), no ``xn--`` label, and not a name of the local host
+  (RFC 6761 §6.3); or the empty host of a ``file:`` URL (RFC 8089 §2);
 * ``unusual-port``: the port check itself is run, on the port alone (§7.2);
 * ``active-content-scheme``, a wrapped URL: the scheme is none of those;
 * ``parser-differential``: the conditions of
