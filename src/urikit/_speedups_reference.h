@@ -528,10 +528,10 @@ static PyObject *reference_construct_directly(PyObject *cls, PyObject *unused)
 
 /* --- is_valid for the rules the scanner decides ---------------------------------------- *
  *
- * Reference._validator(fallback) gives is_valid(text, rule="URI-reference"), a function
- * with fallback (the Python is_valid) as its self: for a str text and one of the eight
- * reference rules it answers from one scan, as urikit.validate does with scan(); any
- * other call is fallback's, with the same arguments. */
+ * Reference._validator(fallback) gives is_valid(text, rule="URI-reference", *, ports=False),
+ * a function with fallback (the Python is_valid) as its self: for a str text and one of the
+ * eight reference rules it answers from one scan, as urikit.validate does with scan(); any
+ * other call (ports=True among them) is fallback's, with the same arguments. */
 
 typedef struct {
     const char *name;
@@ -578,7 +578,7 @@ static PyObject *uk_is_valid(PyObject *fallback, PyObject *const *args, size_t n
 
 static PyMethodDef uk_is_valid_def = {
     "is_valid", (PyCFunction)(void (*)(void))uk_is_valid, METH_FASTCALL | METH_KEYWORDS,
-    "is_valid(text, rule='URI-reference')\n--\n\n"
+    "is_valid(text, rule='URI-reference', *, ports=False)\n--\n\n"
     "Does text match the ABNF rule rule exactly?  (urikit.validate.is_valid: the eight\n"
     "reference rules from one scan by the compiled core, the others by the grammar.)"};
 
