@@ -163,9 +163,15 @@ def _error_of(text: str, iri: bool) -> URIError:
 def _errors_of(
     chunk: pa.Array, split: Split, iri: bool, errors: Errors, start: int
 ) -> list[URIError]:
+    """The error of each row the scanner refused, in order; the scalar API explains
+    each distinct text once."""
     found = []
+    known: dict[str, URIError] = {}
     for row in split.invalid:
-        error = _error_of(chunk[row].as_py(), iri)
+        text = chunk[row].as_py()
+        error = known.get(text)
+        if error is None:
+            error = known[text] = _error_of(text, iri)
         if errors == "raise":
             raise _row_error(start + row, error) from error
         found.append(error)
@@ -338,8 +344,14 @@ def _mapped(
     registry: SchemeRegistry,
     scalar: Callable[[int, str], str | None],
     errors: Errors,
+    uri_only: bool = False,
 ) -> Result:
+    """``scalar(row, text)`` of each row, but for the rows the kernel answers
+    itself (``rank``, see ``_columns.map``).  ``uri_only`` says that ``scalar``
+    raises ``URIError`` for every row that is not an URI-reference, so with
+    ``errors="null"`` the kernel gives those null without asking."""
     _check_errors(errors)
+    invalid_is_null = uri_only and errors == "null"
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         def fallback(row: int, text: str) -> str | None:
@@ -350,7 +362,7 @@ def _mapped(
                     raise _row_error(start + row, error) from error
                 return None
 
-        return _kernel().map(chunk, rank, registry, fallback)
+        return _kernel().map(chunk, rank, registry, fallback, invalid_is_null)
 
     return _each_chunk(col, answer)
 
@@ -380,7 +392,7 @@ def normalize(
             return str(IRI(text).normalize(level=level, registry=registry, **steps))
         return str(_normalize_text(text, level=level, registry=registry, **steps))
 
-    return _mapped(col, rank, registry, scalar, errors)
+    return _mapped(col, rank, registry, scalar, errors, uri_only=not iri)
 
 
 def _bases(base: Any, col: Column) -> Callable[[int], Any]:
