@@ -13,7 +13,9 @@
  * - every start is the one uk_component_start derives from the ends alone (the
  *   storage of _speedups.Reference keeps only the ends);
  * - a URI-reference has no code unit above U+007F and is the same IRI-reference;
- * - the same code points give the same answer at every width.
+ * - the same code points give the same answer at every width;
+ * - the octet scanner of the column kernel (_columns_scan.h) gives the answer and
+ *   spans of uk_scan_ucs1 with the URI grammar.
  *
  * Build and run: tools/fuzz.sh SECONDS.
  */
@@ -22,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_speedups_scan.h"
+#include "_columns_scan.h"
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -225,6 +227,13 @@ static void scan_raw(const uint8_t *data, size_t size, size_t w)
                            : uk_scan_ucs4(units, n, iri, r.spans);
         if (r.found) {
             check_spans(r.spans, cp, n);
+        }
+        if (w == 1 && !iri) {
+            uk8_table table;
+            uk8_table_init(&table);
+            scan_result octets;
+            octets.found = uk8_scan(&table, units, n, octets.spans);
+            CHECK(same(&r, &octets));
         }
     }
     free(cp);
