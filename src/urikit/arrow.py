@@ -197,28 +197,61 @@ def _check_errors(errors: str) -> None:
 # -- parsing (RFC 3986 §3, §4.1; RFC 3987 §2.2) -------------------------------------------
 
 
-def parse(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+def parse(
+    col: Column,
+    *,
+    iri: bool = False,
+    errors: Errors = "null",
+    fields: Sequence[str] | None = None,
+) -> Result:
     """Each row taken apart: a struct of the 8 components (null where undefined,
     ``""`` where empty, as :class:`~urikit.URI` gives them), ``valid``, and for a
     row that is not a reference ``error_position`` (in characters, as
     ``URIError.position``), ``error`` (``URIError.reason``) and ``error_rule``.
     A null row gives a null struct.  ``iri=True`` reads IRIs (RFC 3987 §2.2).
+
+    ``fields`` names the fields to build, in the order wanted (``("host",
+    "path")``): the others cost nothing, and every row is still scanned and
+    validated once.
     """
     _check_errors(errors)
+    names = list(PARSE_TYPE.names) if fields is None else list(fields)
+    unknown = [name for name in names if name not in PARSE_TYPE.names]
+    if unknown or len(set(names)) != len(names) or not names:
+        raise ValueError(
+            f"fields must name distinct fields of {list(PARSE_TYPE.names)}, not {names!r}"
+        )
+    wanted = [name for name in COMPONENTS if name in names]
+    explained = any(name in _ERROR_FIELDS for name in names)
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        split = _kernel().split(chunk, iri, COMPONENTS)
-        found = _errors_of(chunk, split, iri, errors, start)
+        split = _kernel().split(chunk, iri, wanted)
         n = len(chunk)
-        fields = [split.components[name] for name in COMPONENTS]
-        fields.append(split.ok)
-        fields.append(_scatter(n, split.invalid, [e.position for e in found], pa.int64()))
-        fields.append(_scatter(n, split.invalid, [e.reason for e in found], pa.string()))
-        fields.append(_scatter(n, split.invalid, [e.rule for e in found], pa.string()))
+        values: dict[str, pa.Array] = dict(split.components)
+        values["valid"] = split.ok
+        if explained or errors == "raise":
+            found = _errors_of(chunk, split, iri, errors, start)
+            for name, (attribute, type_) in _ERROR_FIELDS.items():
+                if name in names:
+                    answers = [getattr(e, attribute) for e in found]
+                    values[name] = _scatter(n, split.invalid, answers, type_)
         mask = chunk.is_null() if chunk.null_count else None
-        return pa.StructArray.from_arrays(fields, fields=list(PARSE_TYPE), mask=mask)
+        return pa.StructArray.from_arrays(
+            [values[name] for name in names],
+            fields=[PARSE_TYPE.field(name) for name in names],
+            mask=mask,
+        )
 
     return _each_chunk(col, answer)
+
+
+#: The fields of :func:`parse` that explain a row that is not a reference:
+#: the attribute of its ``URIError`` and the type.
+_ERROR_FIELDS: Final = {
+    "error_position": ("position", pa.int64()),
+    "error": ("reason", pa.string()),
+    "error_rule": ("rule", pa.string()),
+}
 
 
 def _component(col: Column, name: str, iri: bool, errors: Errors) -> Result:
