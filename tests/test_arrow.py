@@ -100,6 +100,21 @@ def test_parse_answers_as_the_value_type(iri: bool) -> None:
                     assert row[name] == getattr(want, name), (text, name)
 
 
+def test_parse_builds_the_fields_named() -> None:
+    whole = ua.parse(pa.array(ROWS)).to_pylist()
+    for fields in (["host", "path"], ["error", "scheme", "valid"], ["error_rule"], ["fragment"]):
+        for column in columns(ROWS):
+            got = ua.parse(column, fields=fields)
+            assert got.type.names == fields
+            for row, full in zip(got.to_pylist(), whole, strict=True):
+                assert row == (None if full is None else {name: full[name] for name in fields})
+    for bad in (["host", "host"], ["hostname"], []):
+        with pytest.raises(ValueError, match="fields"):
+            ua.parse(pa.array(ROWS), fields=bad)
+    with pytest.raises(URIError, match="row 1: "):
+        ua.parse(pa.array(["a:", "bad uri"]), fields=["host"], errors="raise")
+
+
 def test_components_host_type_and_port_number() -> None:
     for column in columns(ROWS):
         answers = {name: getattr(ua, name)(column).to_pylist() for name in kernels.COMPONENTS}
