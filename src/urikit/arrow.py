@@ -14,10 +14,11 @@ before its reason.
 
 :func:`parse`, the component functions, :func:`is_valid` for the reference
 rules, :func:`host_type` and :func:`port_number` are compiled: C scans the
-column's buffers, and components are ``string_view`` values that point into the
-input's data, with no ``str`` made per row.  :func:`normalize` and :func:`to_uri`
-answer in C for rows already in their answer's form, and ask the scalar API for
-the others; :func:`resolve`, :func:`relativize`, :func:`query_param`,
+column's buffers with the GIL released, and components are ``string_view``
+values that point into the input's data, with no ``str`` made per row.
+:func:`to_uri` answers in C for rows that are already URIs, :func:`normalize`
+for rows whose normal form C writes itself (``docs/columns.md`` says which), and
+both ask the scalar API for the others; :func:`resolve`, :func:`relativize`, :func:`query_param`,
 :func:`audit_codes` and the other rules of :func:`is_valid` ask it for every row.
 Needs pyarrow (the ``arrow`` extra).
 """
