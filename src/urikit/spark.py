@@ -18,7 +18,7 @@ column and how to ship urikit to a cluster.  Needs pyspark 4.1 or later (the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 
 import pyarrow as pa  # type: ignore[import-untyped]
 from pyspark.sql import Column
@@ -123,11 +123,14 @@ class _ParseField:
     """One field of :func:`urikit.arrow.parse` of a batch, for the UDF of that field.
 
     The UDFs of the fields a query reads are called one after the other on each
-    batch, so the parse of the last batch is kept: the others take their field
-    from it.  The batch is kept with it, so that its buffers, which identify it,
-    cannot be reused by another batch meanwhile."""
+    batch, so the parse of the last batch is kept, with the fields asked for so
+    far in this worker: the UDFs of the other fields take theirs from it, and the
+    next batches are parsed for all of them at once.  The batch is kept with it,
+    so that its buffers, which identify it, cannot be reused by another batch
+    meanwhile."""
 
-    _last: tuple[tuple[Any, ...], Any, Any] | None = None
+    _last: ClassVar[tuple[tuple[Any, ...], Any, Any] | None] = None
+    _wanted: ClassVar[set[str]] = set()
 
     def __init__(self, name: str, iri: bool) -> None:
         self.name = name
@@ -142,8 +145,11 @@ class _ParseField:
             *(0 if b is None else b.address for b in batch.buffers()),
         )
         last = _ParseField._last
-        if last is None or last[0] != key:
-            last = _ParseField._last = (key, batch, arrow.parse(batch, iri=self.iri))
+        if last is None or last[0] != key or self.name not in last[2].type.names:
+            _ParseField._wanted.add(self.name)
+            fields = [name for name in PARSE_TYPE.names if name in _ParseField._wanted]
+            parsed = arrow.parse(batch, iri=self.iri, fields=fields)
+            last = _ParseField._last = (key, batch, parsed)
         return last[2].field(self.name)
 
 
