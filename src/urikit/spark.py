@@ -123,14 +123,15 @@ class _ParseField:
     """One field of :func:`urikit.arrow.parse` of a batch, for the UDF of that field.
 
     The UDFs of the fields a query reads are called one after the other on each
-    batch, so the parse of the last batch is kept, with the fields asked for so
-    far in this worker: the UDFs of the other fields take theirs from it, and the
-    next batches are parsed for all of them at once.  The batch is kept with it,
+    batch, so the parse of the last batch is kept: the UDFs of the other fields
+    take theirs from it.  A new batch is parsed for the fields the one before it
+    was asked for (and a field asked for later is added), so a worker parses each
+    batch once for the fields its query reads.  The batch is kept with its parse,
     so that its buffers, which identify it, cannot be reused by another batch
     meanwhile."""
 
     _last: ClassVar[tuple[tuple[Any, ...], Any, Any] | None] = None
-    _wanted: ClassVar[set[str]] = set()
+    _asked: ClassVar[set[str]] = set()
 
     def __init__(self, name: str, iri: bool) -> None:
         self.name = name
@@ -144,13 +145,20 @@ class _ParseField:
             len(batch),
             *(0 if b is None else b.address for b in batch.buffers()),
         )
-        last = _ParseField._last
-        if last is None or last[0] != key or self.name not in last[2].type.names:
-            _ParseField._wanted.add(self.name)
-            fields = [name for name in PARSE_TYPE.names if name in _ParseField._wanted]
-            parsed = arrow.parse(batch, iri=self.iri, fields=fields)
-            last = _ParseField._last = (key, batch, parsed)
+        cls = _ParseField
+        last = cls._last
+        if last is None or last[0] != key:
+            wanted = cls._asked | {self.name}
+            cls._asked = set()
+            last = cls._last = (key, batch, self._parse(batch, wanted))
+        cls._asked.add(self.name)
+        if self.name not in last[2].type.names:
+            last = cls._last = (key, batch, self._parse(batch, cls._asked))
         return last[2].field(self.name)
+
+    def _parse(self, batch: pa.Array, wanted: set[str]) -> pa.Array:
+        fields = [name for name in PARSE_TYPE.names if name in wanted]
+        return arrow.parse(batch, iri=self.iri, fields=fields)
 
 
 def _component(name: str, col: ColumnOrName, iri: bool) -> Column:
