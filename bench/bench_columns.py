@@ -1,12 +1,16 @@
-"""Columns of URLs: urikit.arrow against regular expressions in the data engines.
+"""Columns of URLs: urikit.arrow against the URL functions of ClickHouse (chdb) and
+regular expressions in the data engines.
 
 1,000,000 URLs made by repeating bench/urls.txt, as one pyarrow ``string`` column.
 Each case runs once per pass; the table gives the best CPU time (``time.process_time``,
 all threads of the process) of ``--repeat`` passes, taken round-robin, so the engines
-that use several threads are charged for all of them.  DuckDB runs with one thread.
+that use several threads are charged for all of them.  DuckDB and chdb run with one
+thread.  chdb reads the same pyarrow table (``Python(table)``) and gives its answer as
+a pyarrow table, as urikit does, or as a pandas DataFrame.
 
-The regular expression is RFC 3986 Appendix B, which splits any string and checks
-nothing; urikit validates every row.
+ClickHouse's ``domain()`` and ``path()`` find the host and path of a URL without
+checking it; the regular expression is RFC 3986 Appendix B, which splits any string
+and checks nothing; urikit validates every row.
 """
 
 from __future__ import annotations
@@ -30,13 +34,57 @@ NAMED = (
 APPENDIX_B = r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?"
 
 
+def scan_only(column: pa.Array) -> Callable[[], object]:
+    """The compiled scanner over the column with no output but the validity."""
+    from urikit import _arrow_kernel
+
+    ((_, spec, _, base),) = _arrow_kernel._pieces(column)
+    columns = _arrow_kernel.KERNEL._columns  # type: ignore[union-attr]
+    return lambda: columns.split(spec, False, 0, base, _arrow_kernel._allocate)
+
+
+def chdb_case(column: pa.Array, output: str) -> Callable[[], object]:
+    """ClickHouse's domain() and path() over the column, as a pyarrow table, in chdb."""
+    import chdb
+
+    table = pa.table({"u": column})
+    sql = "SELECT domain(u) AS host, path(u) AS path FROM Python(urls) SETTINGS max_threads = 1"
+
+    def run() -> object:
+        urls = table  # noqa: F841  (chdb finds the table by this name)
+        return chdb.query(sql, output)
+
+    return run
+
+
 def cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[], object]]]:
     """(group, name, run) for each case; ratios are taken within a group."""
+    both = ("host", "path")
     out: list[tuple[str, str, Callable[[], object]]] = [
         ("parse", "urikit.arrow.parse (struct, validated)", lambda: arrow.parse(column)),
-        ("host+path", "urikit.arrow.host + path", lambda: (arrow.host(column), arrow.path(column))),
-        ("host+path", "pyarrow extract_regex (App. B)", lambda: pc.extract_regex(column, NAMED)),
     ]
+    if urikit.compiled:
+        out.append(("parse", "the scan alone (no output)", scan_only(column)))
+    out += [
+        (
+            "host+path",
+            "urikit.arrow.parse(fields=[host, path]) (one scan)",
+            lambda: arrow.parse(column, fields=both),
+        ),
+        ("host+path", "urikit.arrow.host + path", lambda: (arrow.host(column), arrow.path(column))),
+    ]
+    try:
+        out.append(
+            ("host+path", "chdb domain() + path(), to Arrow", chdb_case(column, "ArrowTable"))
+        )
+        out.append(
+            ("host+path", "chdb domain() + path(), to pandas", chdb_case(column, "DataFrame"))
+        )
+    except ImportError:
+        pass
+    out.append(
+        ("host+path", "pyarrow extract_regex (App. B)", lambda: pc.extract_regex(column, NAMED))
+    )
     try:
         import polars as pl
 

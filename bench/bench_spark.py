@@ -9,9 +9,13 @@ and returns only the length of each partition.
 
 Work happens in the JVM and in worker processes, so the table gives elapsed time
 (``time.perf_counter``), the best of ``--repeat`` passes taken round-robin after one
-untimed warm-up pass; on a busy machine it is noisy, and nothing here asserts on it.
-Spark's ``try_parse_url`` reads by java.net.URI (RFC 2396), urikit by RFC 3986, so
-this compares cost, not answers.
+untimed warm-up pass, and beside it the CPU time of every process of the run (this
+one and its descendants: the JVM, Spark's Python workers, Dask's scheduler and
+workers), read from /proc, which a busy machine disturbs less; nothing here
+asserts on either.  The identity Arrow UDF gives its input back: it is what any
+Python UDF pays to move the column from the JVM to Python and back.  Spark's
+``try_parse_url`` reads by java.net.URI (RFC 2396), urikit by RFC 3986, so this
+compares cost, not answers.
 """
 
 from __future__ import annotations
@@ -42,6 +46,34 @@ def write_urls(directory: Path, rows: int) -> str:
     return str(directory)
 
 
+def _tree_cpu() -> float | None:
+    """CPU seconds of this process and all its descendants (Linux /proc), or None."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return None
+    stats: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # after the name: state, ppid, ... utime (12), stime (13), cutime, cstime
+        cpu = sum(int(value) for value in fields[11:15]) / tick
+        stats[int(entry.name)] = (int(fields[1]), cpu)
+    mine = {os.getpid()}
+    grew = True
+    while grew:
+        grew = False
+        for pid, (parent, _) in stats.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                grew = True
+    return sum(stats[pid][1] for pid in mine if pid in stats)
+
+
 def spark_cases(source: str) -> tuple[list[tuple[str, Callable[[], None]]], Callable[[], None]]:
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
@@ -56,9 +88,20 @@ def spark_cases(source: str) -> tuple[list[tuple[str, Callable[[], None]]], Call
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        # Arrow batches of 100,000 rows to the Python workers: the parquet reader's
+        # batches bound them too (docs/distributed.md)
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "100000")
+        .config("spark.sql.parquet.columnarReaderBatchSize", "100000")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
+
+    from pyspark.sql import types as T
+    from pyspark.sql.pandas.functions import arrow_udf
+
+    @arrow_udf(T.StringType())  # type: ignore[call-overload]
+    def identity(a):  # type: ignore[no-untyped-def]
+        return a
 
     @pandas_udf(us.PARSE_TYPE)  # type: ignore[call-overload]
     def pandas_parse(s):  # type: ignore[no-untyped-def]
@@ -81,6 +124,7 @@ def spark_cases(source: str) -> tuple[list[tuple[str, Callable[[], None]]], Call
         ("urikit.spark.parse, then host and path", run(parsed.host, parsed.path)),
         ("urikit.spark.parse (the whole struct)", run(parsed)),
         ("urikit.spark.host + urikit.spark.path", run(us.host("url"), us.path("url"))),
+        ("identity arrow_udf (the round trip alone)", run(identity("url"))),
         ("pandas_udf over urikit.pandas parse, host and path", run(by_pandas.host, by_pandas.path)),
         (
             "Spark try_parse_url HOST + PATH (JVM)",
@@ -90,27 +134,45 @@ def spark_cases(source: str) -> tuple[list[tuple[str, Callable[[], None]]], Call
     return cases, spark.stop
 
 
-def dask_case(source: str, workers: int) -> tuple[Callable[[], None], Callable[[], None]]:
+def dask_cases(
+    source: str, workers: int
+) -> tuple[list[tuple[str, Callable[[], None]]], Callable[[], None]]:
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
+    from urikit import URI
     from urikit import dask as ud
 
     cluster = LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
     )
     client = Client(cluster)
+    base = URI("https://example.com/a/b")
 
-    def run() -> None:
+    def host_path() -> None:
         urls = dd.read_parquet(source, split_row_groups=True).url
         both = dd.concat([ud.host(urls), ud.path(urls).rename("path")], axis=1)
         both.map_partitions(len).compute()
+
+    def parse_normalize() -> None:
+        urls = dd.read_parquet(source, split_row_groups=True).url
+        both = dd.concat([ud.parse(urls), ud.normalize(urls).rename("normal")], axis=1)
+        both.map_partitions(len).compute()
+
+    def resolve_normalize() -> None:
+        urls = dd.read_parquet(source, split_row_groups=True).url
+        ud.normalize(ud.resolve(base, urls)).map_partitions(len).compute()
 
     def stop() -> None:
         client.close()
         cluster.close()
 
-    return run, stop
+    label = f"{workers} worker{'s' if workers > 1 else ''}"
+    return [
+        (f"urikit.dask host + path, {label}", host_path),
+        (f"urikit.dask parse + normalize, {label}", parse_normalize),
+        (f"urikit.dask resolve (scalar per row) + normalize, {label}", resolve_normalize),
+    ], stop
 
 
 def main() -> None:
@@ -120,33 +182,51 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         source = write_urls(Path(tmp), args.rows)
-        results: list[tuple[str, float]] = []
+        results: list[tuple[str, float, float | None]] = []
         cases, stop = spark_cases(source)
         results += measure(cases, args.repeat)
         stop()
         for workers in (1, 2):
-            run, stop = dask_case(source, workers)
-            results += measure(
-                [(f"urikit.dask host + path, {workers} worker(s)", run)], args.repeat
-            )
+            cases, stop = dask_cases(source, workers)
+            results += measure(cases, args.repeat)
             stop()
     print(f"{args.rows:,} URLs, elapsed seconds, best of {args.repeat}, {os.cpu_count()} cores\n")
-    print("| case | s | URLs/s |")
-    print("|---|---:|---:|")
-    for name, seconds in results:
-        print(f"| {name} | {seconds:.2f} | {args.rows / seconds / 1e6:.2f} M |")
+    print("| case | s | URLs/s | CPU s, all processes |")
+    print("|---|---:|---:|---:|")
+    for name, seconds, cpu in results:
+        spent = "-" if cpu is None else f"{cpu:.2f}"
+        print(f"| {name} | {seconds:.2f} | {args.rows / seconds / 1e6:.2f} M | {spent} |")
+    elapsed = {name: seconds for name, seconds, _ in results}
+    print()
+    for name, seconds in elapsed.items():
+        if name.endswith(", 1 worker"):
+            two = elapsed.get(name.replace(", 1 worker", ", 2 workers"))
+            if two:
+                print(f"{name[: -len(', 1 worker')]}: 2 workers {seconds / two:.2f}x one")
 
 
-def measure(cases: list[tuple[str, Callable[[], None]]], repeat: int) -> list[tuple[str, float]]:
+def measure(
+    cases: list[tuple[str, Callable[[], None]]], repeat: int
+) -> list[tuple[str, float, float | None]]:
     for _, run in cases:
         run()  # warm-up: workers started, urikit imported
     best = [float("inf")] * len(cases)
+    cpu: list[float | None] = [float("inf")] * len(cases)
     for _ in range(repeat):
         for k, (_, run) in enumerate(cases):
+            before = _tree_cpu()
             start = time.perf_counter()
             run()
             best[k] = min(best[k], time.perf_counter() - start)
-    return [(name, seconds) for (name, _), seconds in zip(cases, best, strict=True)]
+            after = _tree_cpu()
+            spent = cpu[k]
+            if before is None or after is None or spent is None:
+                cpu[k] = None
+            else:
+                cpu[k] = min(spent, after - before)
+    return [
+        (name, seconds, spent) for (name, _), seconds, spent in zip(cases, best, cpu, strict=True)
+    ]
 
 
 if __name__ == "__main__":

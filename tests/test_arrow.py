@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import iri_references, uri_references
+from strategies import iri_references, known_scheme_references, uri_references
 
 pa = pytest.importorskip("pyarrow")
 
@@ -100,6 +100,21 @@ def test_parse_answers_as_the_value_type(iri: bool) -> None:
                     assert row[name] == getattr(want, name), (text, name)
 
 
+def test_parse_builds_the_fields_named() -> None:
+    whole = ua.parse(pa.array(ROWS)).to_pylist()
+    for fields in (["host", "path"], ["error", "scheme", "valid"], ["error_rule"], ["fragment"]):
+        for column in columns(ROWS):
+            got = ua.parse(column, fields=fields)
+            assert got.type.names == fields
+            for row, full in zip(got.to_pylist(), whole, strict=True):
+                assert row == (None if full is None else {name: full[name] for name in fields})
+    for bad in (["host", "host"], ["hostname"], []):
+        with pytest.raises(ValueError, match="fields"):
+            ua.parse(pa.array(ROWS), fields=bad)
+    with pytest.raises(URIError, match="row 1: "):
+        ua.parse(pa.array(["a:", "bad uri"]), fields=["host"], errors="raise")
+
+
 def test_components_host_type_and_port_number() -> None:
     for column in columns(ROWS):
         answers = {name: getattr(ua, name)(column).to_pylist() for name in kernels.COMPONENTS}
@@ -172,6 +187,88 @@ def test_normalize_answers_as_normalize(level: str) -> None:
                 assert answer == str(urikit.normalize(text, level=level)), text  # type: ignore[arg-type]
             else:
                 assert answer is None, text
+
+
+#: Rows whose normal form the compiled kernel writes itself (RFC 3986 §6.2.2.1,
+#: §6.2.3 and the registry's rules), or must leave to the scalar API.
+NORMAL_FORMS = [
+    "HTTP://Example.COM",
+    "Http://u:P@Example.com:0080/a?Q#F",
+    "http://a:/",
+    "http://a:000",
+    "http://a:0/",
+    "https://a:443",
+    "https://a:0443/x",
+    "https://a:4430/x",
+    "ws://a:80",
+    "foo://A:80",
+    "//H:00/x",
+    "//h:",
+    "file:/etc/x",
+    "FILE:/etc/x",
+    "file:etc/x",
+    "file://LocalHost/x",
+    "file://localhost:/x",
+    "file://localhost:1/x",
+    "file://u@localhost/x",
+    "file://localhost",
+    "file://localhostx/y",
+    "file://Host",
+    "file:",
+    "mailto:A@B.COM,c@D",
+    "mailto:a@b.com",
+    "mailto:A@x@Y.org",
+    "mailto:,A@B,,",
+    "mailto:a@%42.com",
+    "mailto:?to=A@B.COM",
+    "mailto:NOBODY",
+    "urn:ISBN:0451450523",
+    "URN:isbn:X",
+    "urn:ISBN",
+    "urn:%49SBN:x",
+    "urn:a:B:C",
+    "http://a/./b",
+    "http://a/b/..",
+    "http://a/.b/c.",
+    "http://a/..b",
+    "x:a/./b",
+    "x:/a/./b",
+    "a/./b",
+    "./a",
+    ".",
+    "..",
+    "a/..b/c",
+    "http://a/%7e",
+    "http://a/%7E",
+    "http://a/%2f",
+    "http://a/%2F",
+    "http://%41/",
+    "http://[::1]/",
+    "http://[v1.X]/",
+    "http://a?%41",
+    "bad uri",
+    "http://é/",
+]
+
+
+@pytest.mark.parametrize("level", ["scheme", "syntax"])
+def test_normalize_forms_the_kernel_writes(level: str) -> None:
+    for column in columns([*NORMAL_FORMS, None]):
+        got = ua.normalize(column, level=level).to_pylist()
+        for text, answer in zip([*NORMAL_FORMS, None], got, strict=True):
+            want = scalar(text)
+            expected = str(urikit.normalize(text, level=level)) if isinstance(want, URI) else None  # type: ignore[arg-type]
+            assert answer == expected, text
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.one_of(st.none(), known_scheme_references(), uri_references()), max_size=30))
+def test_generated_normal_forms(rows: list[str | None]) -> None:
+    for level in ("scheme", "syntax"):
+        got = ua.normalize(pa.array(rows, pa.string()), level=level).to_pylist()  # type: ignore[arg-type]
+        for text, answer in zip(rows, got, strict=True):
+            want = None if text is None else str(urikit.normalize(text, level=level))  # type: ignore[arg-type]
+            assert answer == want, text
 
 
 def test_normalize_vectors_and_steps() -> None:

@@ -43,6 +43,10 @@ def test_polars_namespace() -> None:
     assert got == WANT
     parsed = df["url"].uri.parse().to_list()
     assert [None if p is None else p["host"] for p in parsed] == [w["host"] for w in WANT]
+    picked = df.select(u.parse(fields=["path", "valid"]).alias("p"))["p"].to_list()
+    assert picked == [
+        None if w["valid"] is None else {"path": w["path"], "valid": w["valid"]} for w in WANT
+    ]
 
 
 def test_pandas_accessor() -> None:

@@ -41,6 +41,8 @@ _HOST_TYPE_NAMES: Final = pa.array(HOST_TYPES, pa.string())
 _INT64_MAX: Final = 2**63 - 1
 #: The largest span of data octets one call may view: a view's offset is an int32.
 _VIEW_SPAN: Final = 2**31 - 1
+#: The scheme rules of urikit.normalize that the C kernel follows, and their flags.
+_RULE_FLAGS: Final = {"mailto-domain": 4, "urn-nid": 8, "file-localhost": 16}
 _HOST_TYPE_BIT: Final = 8
 _PORT_NUMBER_BIT: Final = 9
 
@@ -118,8 +120,15 @@ class PureKernel:
             result.port_number = pa.array(ports, pa.int64())
         return result
 
-    def map(self, chunk: pa.Array, rank: int, registry: Any, fallback: Fallback) -> pa.Array:
-        del rank, registry  # the scalar answer is the answer
+    def map(
+        self,
+        chunk: pa.Array,
+        rank: int,
+        registry: Any,
+        fallback: Fallback,
+        invalid_is_null: bool = False,
+    ) -> pa.Array:
+        del rank, registry, invalid_is_null  # the scalar answer is the answer
         answers = [
             None if text is None else fallback(row, text)
             for row, text in enumerate(chunk.to_pylist())
@@ -147,12 +156,19 @@ class CompiledKernel:
         parts = []
         start = 0
         for piece, spec, data, base in _pieces(chunk):
-            status, validity, ok, count, outputs = self._columns.split(spec, iri, mask, base)
-            parts.append((start, len(piece), status, validity, ok, count, outputs, data))
+            validity, ok, invalid, outputs = self._columns.split(spec, iri, mask, base, _allocate)
+            parts.append((start, len(piece), validity, ok, invalid, outputs, data))
             start += len(piece)
         return _joined_split(parts, wanted, len(chunk))
 
-    def map(self, chunk: pa.Array, rank: int, registry: Any, fallback: Fallback) -> pa.Array:
+    def map(
+        self,
+        chunk: pa.Array,
+        rank: int,
+        registry: Any,
+        fallback: Fallback,
+        invalid_is_null: bool = False,
+    ) -> pa.Array:
         table = self._scheme_table(registry) if rank > 0 else ()
         arrays = []
         start = 0
@@ -162,8 +178,10 @@ class CompiledKernel:
             def shifted(row: int, text: str, offset: int = offset) -> str | None:
                 return fallback(offset + row, text)
 
-            validity, views, extra, _ = self._columns.map(spec, rank, table, shifted, base)
-            buffers = [_buffer(validity), _buffer(views), *data, _buffer(extra)]
+            validity, views, extra, _ = self._columns.map(
+                spec, rank, table, shifted, base, _allocate, invalid_is_null
+            )
+            buffers = [validity, views, *data, _buffer(extra)]
             arrays.append(pa.Array.from_buffers(pa.string_view(), len(piece), buffers))
             start += len(piece)
         return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
@@ -171,22 +189,37 @@ class CompiledKernel:
     def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int, int], ...]:
         """The schemes of ``registry`` that normalization treats apart, as the C
         kernel reads them: (name, default port or -1, flags), sorted by name.  A
-        scheme is special (flag 1) when it has rules of its own or components
-        other than the host without case; rooted (flag 2) when its empty path is
-        "/" (RFC 3986 §6.2.3)."""
+        scheme is special (flag 1) when it has components other than the host
+        without case, or rules of its own that the kernel does not follow; rooted
+        (flag 2) when its empty path is "/" (RFC 3986 §6.2.3); and the rules the
+        kernel follows have a flag each (``_RULE_FLAGS``)."""
         cached = self._schemes.get(id(registry))
         if cached is not None and cached[0] is registry:
             return cached[1]
         rows = []
         for name, spec in registry.items():
-            special = bool(spec.special_rules) or not spec.case_insensitive <= {"host"}
+            special = not spec.case_insensitive <= {"host"} or not spec.special_rules <= set(
+                _RULE_FLAGS
+            )
             flags = special | (2 * bool(spec.empty_path_is_root))
+            for rule in spec.special_rules & set(_RULE_FLAGS):
+                flags |= _RULE_FLAGS[rule]
             port = -1 if spec.default_port is None else spec.default_port
             if flags or port >= 0:
                 rows.append((name.encode("ascii"), port, flags))
         table = tuple(sorted(rows))
         self._schemes[id(registry)] = (registry, table)
         return table
+
+
+def _allocate(size: int) -> pa.Buffer:
+    """A new writable buffer for the C kernel to fill, from the system allocator:
+    the outputs of a large chunk are large and short-lived, which the system
+    allocator serves (and takes back) at the lowest cost in page faults."""
+    return pa.allocate_buffer(size, memory_pool=_POOL)
+
+
+_POOL: Final = pa.system_memory_pool()
 
 
 def _buffer(data: bytes) -> pa.Buffer:
@@ -220,26 +253,20 @@ def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Sp
     overflow: list[int] = []
     columns: dict[str, list[pa.Array]] = {name: [] for name in wanted}
     host_types, ports = [], []
-    for start, length, status, validity, ok, count, outputs, data in parts:
-        valid_bits = _buffer(validity)
-        oks.append(pa.Array.from_buffers(pa.bool_(), length, [valid_bits, _buffer(ok)]))
-        row = status.find(2) if count else -1
-        while row >= 0:
-            invalid.append(start + row)
-            row = status.find(2, row + 1)
+    for start, length, validity, ok, rows, outputs, data in parts:
+        oks.append(pa.Array.from_buffers(pa.bool_(), length, [validity, ok]))
+        invalid.extend(start + row for row in rows)
         for name in wanted:
             bits, views = outputs[COMPONENTS.index(name)]
-            buffers = [_buffer(bits), _buffer(views), *data]
+            buffers = [bits, views, *data]
             columns[name].append(pa.Array.from_buffers(pa.string_view(), length, buffers))
         if outputs[_HOST_TYPE_BIT] is not None:
             bits, codes = outputs[_HOST_TYPE_BIT]
-            indices = pa.Array.from_buffers(pa.int8(), length, [_buffer(bits), _buffer(codes)])
+            indices = pa.Array.from_buffers(pa.int8(), length, [bits, codes])
             host_types.append(pa.DictionaryArray.from_arrays(indices, _HOST_TYPE_NAMES))
         if outputs[_PORT_NUMBER_BIT] is not None:
             bits, values, rows = outputs[_PORT_NUMBER_BIT]
-            ports.append(
-                pa.Array.from_buffers(pa.int64(), length, [_buffer(bits), _buffer(values)])
-            )
+            ports.append(pa.Array.from_buffers(pa.int64(), length, [bits, values]))
             overflow.extend(start + r for r in rows)
     result = Split(n, _concat(oks), invalid, overflow=overflow)
     for name in wanted:

@@ -10,12 +10,17 @@
  * non-ASCII character is); with the IRI grammar a row with non-ASCII octets is
  * decoded to code points first and its spans are mapped back to octet offsets.
  *
- * The answers are filled into new buffers, which Python hands to Arrow unchanged:
- * bitmaps of validity and of booleans (bit i of byte i / 8, least significant bit
- * first), int8 and int64 values, and string views (Arrow "string_view": 16 bytes
- * per row, strings of at most 12 octets inline, longer ones as a prefix, a data
- * buffer index and an offset).  The views of components point into the input's
- * data buffers, so nothing of a component is copied.
+ * With the URI grammar the rows are scanned by uk8_scan (_columns_scan.h), the
+ * scanner of _speedups_scan.h over a table of the 256 octets.
+ *
+ * The answers are filled into new buffers made by the caller's allocate(size),
+ * which Python hands to Arrow unchanged: bitmaps of validity and of booleans (bit i
+ * of byte i / 8, least significant bit first), int8 and int64 values, and string
+ * views (Arrow "string_view": 16 bytes per row, strings of at most 12 octets
+ * inline, longer ones as a prefix, a data buffer index and an offset).  The views
+ * of components point into the input's data buffers, so nothing of a component is
+ * copied.  The loops over the rows touch no Python object and run with the GIL
+ * released; map() takes it back for the rows it leaves to its fallback.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_speedups_scan.h"
+#include "_columns_scan.h"
 
 enum { UK_KIND_STRING = 0, UK_KIND_LARGE = 1, UK_KIND_VIEW = 2 };
 
@@ -57,6 +62,7 @@ typedef struct {
     Py_ssize_t n;
     int32_t buffer;
     int64_t at;
+    const uint8_t *limit; /* the end of the buffer that holds the octets */
 } uk_row;
 
 static void column_release(uk_column *c)
@@ -141,7 +147,7 @@ static int column_read(PyObject *spec, uk_column *c)
     return 0;
 }
 
-static int column_is_null(const uk_column *c, Py_ssize_t i)
+static inline int column_is_null(const uk_column *c, Py_ssize_t i)
 {
     if (!c->has_validity) {
         return 0;
@@ -150,9 +156,9 @@ static int column_is_null(const uk_column *c, Py_ssize_t i)
     return !((((const uint8_t *)c->validity.buf)[bit >> 3] >> (bit & 7)) & 1);
 }
 
-/* Row i of a non-null slot into r; 0 on success, -1 with ValueError when the
- * offsets or views point outside the data. */
-static int column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
+/* Row i of a non-null slot into r; 0 on success, -1 when the offsets or views point
+ * outside the data (no exception is set: see fail()). */
+static inline int column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
 {
     Py_ssize_t slot = c->offset + i;
     if (c->kind == UK_KIND_VIEW) {
@@ -167,6 +173,7 @@ static int column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
             r->s = v + 4;
             r->buffer = -1;
             r->at = 0;
+            r->limit = v + UK_VIEW_SIZE;
             return 0;
         }
         int32_t buffer, at;
@@ -178,6 +185,7 @@ static int column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
         r->s = (const uint8_t *)c->data[buffer].buf + at;
         r->buffer = buffer;
         r->at = at;
+        r->limit = (const uint8_t *)c->data[buffer].buf + c->data[buffer].len;
         return 0;
     }
     int64_t start, end;
@@ -197,67 +205,169 @@ static int column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
     r->n = (Py_ssize_t)(end - start);
     r->buffer = 0;
     r->at = start;
+    r->limit = (const uint8_t *)c->data[0].buf + c->data[0].len;
     return 0;
 bad:
-    PyErr_Format(PyExc_ValueError, "column: row %zd points outside its data", i);
+    (void)i;
     return -1;
+}
+
+/* What went wrong in a loop over rows that runs without the GIL. */
+enum { UK_FINE = 0, UK_BAD_ROW = 1, UK_NO_FIT = 2, UK_NO_MEMORY = 3 };
+
+/* The exception for a failure of row `row`; returns NULL. */
+static PyObject *fail(int failure, Py_ssize_t row)
+{
+    if (failure == UK_BAD_ROW) {
+        PyErr_Format(PyExc_ValueError, "column: row %zd points outside its data", row);
+    } else if (failure == UK_NO_FIT) {
+        PyErr_SetString(PyExc_OverflowError, "a string or offset does not fit a string view");
+    } else {
+        PyErr_NoMemory();
+    }
+    return NULL;
 }
 
 /* --- output buffers --------------------------------------------------------------- */
 
-/* A new bytes object of size octets, all zero. */
-static PyObject *zeroed(Py_ssize_t size)
+/* An output buffer: an object made by the caller's allocate(size), with the buffer
+ * protocol and writable (a pyarrow Buffer from pyarrow.allocate_buffer, so that its
+ * memory comes from Arrow's pool), held while the rows are written. */
+typedef struct {
+    PyObject *obj;
+    Py_buffer view;
+    int held;
+} uk_out;
+
+/* A new output of size octets, zeroed when `zero`; its octets, or NULL with an
+ * exception set. */
+static uint8_t *out_new(uk_out *o, PyObject *allocate, Py_ssize_t size, int zero)
 {
-    PyObject *b = PyBytes_FromStringAndSize(NULL, size);
-    if (b != NULL) {
-        memset(PyBytes_AS_STRING(b), 0, (size_t)size);
+    o->obj = PyObject_CallFunction(allocate, "n", size);
+    if (o->obj == NULL) {
+        return NULL;
     }
-    return b;
+    if (PyObject_GetBuffer(o->obj, &o->view, PyBUF_WRITABLE) < 0) {
+        return NULL;
+    }
+    o->held = 1;
+    if (o->view.len < size) {
+        PyErr_SetString(PyExc_ValueError, "allocate() gave a buffer shorter than asked");
+        return NULL;
+    }
+    if (zero && size > 0) {
+        memset(o->view.buf, 0, (size_t)size);
+    }
+    return (uint8_t *)o->view.buf;
 }
 
-/* A new bytes object of size octets, not initialized: every octet is written. */
-static PyObject *unset(Py_ssize_t size)
+static void out_release(uk_out *o)
 {
-    return PyBytes_FromStringAndSize(NULL, size);
+    if (o->held) {
+        PyBuffer_Release(&o->view);
+        o->held = 0;
+    }
+    Py_CLEAR(o->obj);
 }
 
-static uint8_t *octets(PyObject *b)
+/* A growing array of row numbers, filled without the GIL. */
+typedef struct {
+    Py_ssize_t *rows;
+    Py_ssize_t n, capacity;
+} uk_rows;
+
+static int rows_append(uk_rows *r, Py_ssize_t row)
 {
-    return (uint8_t *)PyBytes_AS_STRING(b);
+    if (r->n == r->capacity) {
+        Py_ssize_t capacity = r->capacity ? 2 * r->capacity : 16;
+        Py_ssize_t *grown = PyMem_RawRealloc(r->rows, (size_t)capacity * sizeof(Py_ssize_t));
+        if (grown == NULL) {
+            return -1;
+        }
+        r->rows = grown;
+        r->capacity = capacity;
+    }
+    r->rows[r->n++] = row;
+    return 0;
 }
 
-static void set_bit(uint8_t *bits, Py_ssize_t i)
+/* The rows as a new list of int, or NULL with an exception set. */
+static PyObject *rows_list(const uk_rows *r)
+{
+    PyObject *list = PyList_New(r->n);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < r->n; k++) {
+        PyObject *row = PyLong_FromSsize_t(r->rows[k]);
+        if (row == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, row);
+    }
+    return list;
+}
+
+static inline void set_bit(uint8_t *bits, Py_ssize_t i)
 {
     bits[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
-/* The view of s[0..n-1]: inline when short, else in data buffer `buffer` at
- * `at`; 0, or -1 with OverflowError when n or at do not fit a view. */
-static int put_view(uint8_t *view, const uint8_t *s, Py_ssize_t n, int32_t buffer, int64_t at)
+/* The view of s[0..n-1] (Arrow's string_view layout): the length, then the octets
+ * when at most 12, zero-padded, else the first 4 octets, the data buffer `buffer`
+ * and the offset `at` in it.  0, or -1 (no exception set) when n or at does not fit
+ * a view; the 16 octets are written whole either way.  `limit` is the end of the
+ * memory that may be read from s on: with 12 octets there, a short string is read
+ * as two words and the octets after it masked off. */
+static inline int put_view(uint8_t *view, const uint8_t *s, Py_ssize_t n, int32_t buffer,
+                           int64_t at, const uint8_t *limit)
 {
-    if (n > INT32_MAX || (n > UK_VIEW_INLINE && (at < 0 || at > INT32_MAX))) {
-        PyErr_SetString(PyExc_OverflowError, "a string or offset does not fit a string view");
-        return -1;
-    }
-    int32_t length = (int32_t)n;
-    memcpy(view, &length, 4);
+    uint64_t first, second;
     if (n <= UK_VIEW_INLINE) {
-        memset(view + 4, 0, UK_VIEW_INLINE);
-        memcpy(view + 4, s, (size_t)n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (limit - s >= UK_VIEW_INLINE) {
+            /* keep[k]: the k first octets of a little-endian word */
+            static const uint64_t keep[9] = {
+                0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF,
+                0xFFFFFFFFFFFFFF, UINT64_MAX,
+            };
+            uint64_t low;
+            uint32_t high;
+            memcpy(&low, s, 8);
+            memcpy(&high, s + 8, 4);
+            low &= keep[n < 8 ? n : 8];
+            high &= (uint32_t)keep[n > 8 ? n - 8 : 0];
+            first = (uint64_t)(uint32_t)n | (low << 32);
+            second = (low >> 32) | ((uint64_t)high << 32);
+            memcpy(view, &first, 8);
+            memcpy(view + 8, &second, 8);
+            return 0;
+        }
+#endif
+        uint8_t out[UK_VIEW_SIZE] = {0};
+        int32_t length = (int32_t)n;
+        memcpy(out, &length, 4);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            out[4 + k] = s[k];
+        }
+        memcpy(view, out, UK_VIEW_SIZE);
         return 0;
     }
-    int32_t offset = (int32_t)at;
+    int32_t length = (int32_t)n, offset = (int32_t)at;
+    memcpy(view, &length, 4);
     memcpy(view + 4, s, 4);
     memcpy(view + 8, &buffer, 4);
     memcpy(view + 12, &offset, 4);
-    return 0;
+    return (uint64_t)n > INT32_MAX || (uint64_t)at > INT32_MAX ? -1 : 0;
 }
 
 /* The view of r->s[a..b-1], a slice of row r, into the same data buffer; for kinds
  * 0 and 1 the output's buffer 0 is the input's data from octet `base` on. */
-static int put_slice(uint8_t *view, const uk_row *r, Py_ssize_t a, Py_ssize_t b, int64_t base)
+static inline int put_slice(uint8_t *view, const uk_row *r, Py_ssize_t a, Py_ssize_t b,
+                            int64_t base)
 {
-    return put_view(view, r->s + a, b - a, r->buffer, r->at + a - base);
+    return put_view(view, r->s + a, b - a, r->buffer, r->at + a - base, r->limit);
 }
 
 /* A growing buffer of octets, for strings that are not slices of the input. */
@@ -273,9 +383,8 @@ static int extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
         while (capacity < e->n + n) {
             capacity *= 2;
         }
-        uint8_t *grown = PyMem_Realloc(e->s, (size_t)capacity);
+        uint8_t *grown = PyMem_RawRealloc(e->s, (size_t)capacity);
         if (grown == NULL) {
-            PyErr_NoMemory();
             return -1;
         }
         e->s = grown;
@@ -297,8 +406,8 @@ typedef struct {
 
 static void scratch_release(uk_scratch *w)
 {
-    PyMem_Free(w->points);
-    PyMem_Free(w->at);
+    PyMem_RawFree(w->points);
+    PyMem_RawFree(w->at);
     w->points = NULL;
     w->at = NULL;
 }
@@ -340,12 +449,13 @@ static int32_t utf8_next(const uint8_t *s, Py_ssize_t n, Py_ssize_t *i)
 }
 
 /* uk_scan over the UTF-8 octets s[0..n-1], with spans as octet offsets: 1 on a
- * match, 0 when the row is not a reference (or not UTF-8), -1 on MemoryError. */
-static int scan_utf8(const uint8_t *s, Py_ssize_t n, int iri, ptrdiff_t spans[UK_SPANS],
-                     uk_scratch *w)
+ * match, 0 when the row is not a reference (or not UTF-8), -1 when out of memory
+ * (with no exception set: this runs without the GIL). */
+static int scan_utf8(const uk8_table *t, const uint8_t *s, Py_ssize_t n, int iri,
+                     ptrdiff_t spans[UK_SPANS], uk_scratch *w)
 {
     if (!iri) {
-        return uk_scan_ucs1(s, n, 0, spans);
+        return uk8_scan(t, s, n, spans);
     }
     Py_ssize_t ascii = 0;
     while (ascii < n && s[ascii] < 0x80) {
@@ -355,14 +465,13 @@ static int scan_utf8(const uint8_t *s, Py_ssize_t n, int iri, ptrdiff_t spans[UK
         return uk_scan_ucs1(s, n, 1, spans);
     }
     if (n + 1 > w->capacity) {
-        PyMem_Free(w->points);
-        PyMem_Free(w->at);
-        w->points = PyMem_Malloc((size_t)(n + 1) * sizeof(uint32_t));
-        w->at = PyMem_Malloc((size_t)(n + 1) * sizeof(Py_ssize_t));
+        PyMem_RawFree(w->points);
+        PyMem_RawFree(w->at);
+        w->points = PyMem_RawMalloc((size_t)(n + 1) * sizeof(uint32_t));
+        w->at = PyMem_RawMalloc((size_t)(n + 1) * sizeof(Py_ssize_t));
         if (w->points == NULL || w->at == NULL) {
             scratch_release(w);
             w->capacity = 0;
-            PyErr_NoMemory();
             return -1;
         }
         w->capacity = n + 1;
@@ -418,26 +527,116 @@ static int port_value(const uint8_t *s, Py_ssize_t n, int64_t *value)
     return 1;
 }
 
+/* The outputs of split() while its rows are scanned without the GIL. */
+typedef struct {
+    uint8_t *validity, *ok;
+    uint8_t *bits[UK_OUT_PORT_NUMBER + 1];
+    uint8_t *values[UK_OUT_PORT_NUMBER + 1];
+    int want[UK_OUT_COMPONENTS]; /* the components asked for, in order */
+    int nwant;
+    uk_rows invalid, overflow;
+    Py_ssize_t failed_row;
+} uk_split;
+
+/* Scan every row of c into o: UK_FINE, or the failure, with its row in o->failed_row.
+ * Touches no Python object, so it runs with the GIL released. */
+static int split_rows(const uk_column *c, int iri, int64_t base, uk_split *o)
+{
+    uk8_table table;
+    uk8_table_init(&table);
+    uk_scratch w = {NULL, NULL, 0};
+    ptrdiff_t spans[UK_SPANS];
+    int failure = UK_FINE;
+    uint8_t *type_values = o->values[UK_OUT_HOST_TYPE];
+    uint8_t *port_values = o->values[UK_OUT_PORT_NUMBER];
+    for (Py_ssize_t i = 0; i < c->length; i++) {
+        if (column_is_null(c, i)) {
+            for (int k = 0; k < o->nwant; k++) {
+                memset(o->values[o->want[k]] + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
+            }
+            continue;
+        }
+        set_bit(o->validity, i);
+        uk_row r;
+        if (column_row(c, i, &r) < 0) {
+            failure = UK_BAD_ROW;
+            o->failed_row = i;
+            break;
+        }
+        int found = scan_utf8(&table, r.s, r.n, iri, spans, &w);
+        if (found <= 0) {
+            if (found < 0 || rows_append(&o->invalid, i) < 0) {
+                failure = UK_NO_MEMORY;
+                break;
+            }
+            for (int k = 0; k < o->nwant; k++) {
+                memset(o->values[o->want[k]] + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
+            }
+            continue;
+        }
+        set_bit(o->ok, i);
+        int misfit = 0;
+        for (int k = 0; k < o->nwant; k++) {
+            int g = o->want[k];
+            uint8_t *view = o->values[g] + i * UK_VIEW_SIZE;
+            ptrdiff_t a = spans[2 * g];
+            if (a < 0) {
+                memset(view, 0, UK_VIEW_SIZE);
+                continue;
+            }
+            set_bit(o->bits[g], i);
+            misfit |= put_slice(view, &r, a, spans[2 * g + 1], base);
+        }
+        if (misfit) {
+            failure = UK_NO_FIT;
+            o->failed_row = i;
+            break;
+        }
+        ptrdiff_t host = spans[UK_G_HOST], port = spans[UK_G_PORT];
+        if (type_values != NULL && host >= 0) {
+            set_bit(o->bits[UK_OUT_HOST_TYPE], i);
+            type_values[i] = (uint8_t)host_code(r.s + host, spans[UK_G_HOST + 1] - host);
+        }
+        if (port_values != NULL && port >= 0 && spans[UK_G_PORT + 1] > port) {
+            int64_t number;
+            if (port_value(r.s + port, spans[UK_G_PORT + 1] - port, &number)) {
+                set_bit(o->bits[UK_OUT_PORT_NUMBER], i);
+                memcpy(port_values + i * 8, &number, 8);
+            } else if (rows_append(&o->overflow, i) < 0) {
+                failure = UK_NO_MEMORY;
+                break;
+            }
+        }
+    }
+    scratch_release(&w);
+    return failure;
+}
+
 PyDoc_STRVAR(split_doc,
-             "split(column, iri, mask, base, /)\n--\n\n"
+             "split(column, iri, mask, base, allocate, /)\n--\n\n"
              "Scan each row of column as an URI-reference (an IRI-reference with iri).\n"
-             "Returns (status, validity, ok, invalid, outputs): status has one octet per\n"
-             "row, 0 null, 1 a reference, 2 not one; validity and ok are bitmaps of the\n"
-             "non-null rows and of the references; invalid counts the rows of status 2.\n"
-             "outputs[k] is None unless bit k of mask is set: for k < 8 (bitmap, views)\n"
-             "of component k; for 8 (bitmap, int8 codes) of the host type; for 9 (bitmap,\n"
-             "int64 values, overflows) of the port number, overflows the rows whose port\n"
-             "is above 65535.  Views of components point into data buffer 0 from\n"
-             "octet base on (kinds 0 and 1) or into the input's own data buffers.");
+             "Returns (validity, ok, invalid, outputs): validity and ok are bitmaps of\n"
+             "the non-null rows and of the references; invalid lists the rows that are\n"
+             "not references.  outputs[k] is None unless bit k of mask is set: for k < 8\n"
+             "(bitmap, views) of component k; for 8 (bitmap, int8 codes) of the host\n"
+             "type; for 9 (bitmap, int64 values, overflows) of the port number,\n"
+             "overflows the rows whose port is above 65535.  Views of components\n"
+             "point into data buffer 0 from octet base on (kinds 0 and 1) or into the\n"
+             "input's own data buffers.  Every buffer is made by allocate(size), which\n"
+             "returns a writable object with the buffer protocol.  The rows are scanned\n"
+             "with the GIL released.");
+
+/* The outputs of split(): validity, ok, then (bits, values) for each of the 10. */
+enum { UK_SPLIT_OUTS = 2 + 2 * (UK_OUT_PORT_NUMBER + 1) };
 
 static PyObject *split(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *spec;
+    PyObject *spec, *allocate;
     int iri;
     unsigned int mask;
     long long base;
-    if (!PyArg_ParseTuple(args, "OpIL:split", &spec, &iri, &mask, &base)) {
+    if (!PyArg_ParseTuple(args, "OpILO:split", &spec, &iri, &mask, &base, &allocate)) {
         return NULL;
     }
     uk_column c;
@@ -448,15 +647,13 @@ static PyObject *split(PyObject *module, PyObject *args)
         base = 0;
     }
     Py_ssize_t n = c.length, bitmap = (n + 7) / 8;
-    PyObject *status = zeroed(n), *validity = zeroed(bitmap), *ok = zeroed(bitmap);
-    PyObject *outputs = PyTuple_New(UK_OUT_PORT_NUMBER + 1);
-    PyObject *bits[UK_OUT_PORT_NUMBER + 1] = {NULL};
-    PyObject *values[UK_OUT_PORT_NUMBER + 1] = {NULL};
-    PyObject *overflows = PyList_New(0);
-    PyObject *result = NULL;
-    uk_scratch w = {NULL, NULL, 0};
-    if (status == NULL || validity == NULL || ok == NULL || outputs == NULL ||
-        overflows == NULL) {
+    uk_out outs[UK_SPLIT_OUTS];
+    memset(outs, 0, sizeof(outs));
+    PyObject *outputs = NULL, *invalid = NULL, *overflows = NULL, *result = NULL;
+    uk_split o;
+    memset(&o, 0, sizeof(o));
+    if ((o.validity = out_new(&outs[0], allocate, bitmap, 1)) == NULL ||
+        (o.ok = out_new(&outs[1], allocate, bitmap, 1)) == NULL) {
         goto done;
     }
     for (int k = 0; k <= UK_OUT_PORT_NUMBER; k++) {
@@ -464,105 +661,55 @@ static PyObject *split(PyObject *module, PyObject *args)
             continue;
         }
         Py_ssize_t width = k < UK_OUT_COMPONENTS ? UK_VIEW_SIZE : k == UK_OUT_HOST_TYPE ? 1 : 8;
-        bits[k] = zeroed(bitmap);
-        values[k] = k < UK_OUT_COMPONENTS ? unset(n * width) : zeroed(n * width);
-        if (bits[k] == NULL || values[k] == NULL) {
+        o.bits[k] = out_new(&outs[2 + 2 * k], allocate, bitmap, 1);
+        o.values[k] = o.bits[k] == NULL ? NULL
+                                        : out_new(&outs[3 + 2 * k], allocate, n * width,
+                                                  k >= UK_OUT_COMPONENTS);
+        if (o.values[k] == NULL) {
             goto done;
+        }
+        if (k < UK_OUT_COMPONENTS) {
+            o.want[o.nwant++] = k;
         }
     }
-    Py_ssize_t invalid = 0;
-    ptrdiff_t spans[UK_SPANS];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (column_is_null(&c, i)) {
-            for (int k = 0; k < UK_OUT_COMPONENTS; k++) {
-                if (values[k] != NULL) {
-                    memset(octets(values[k]) + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
-                }
-            }
-            continue;
-        }
-        set_bit(octets(validity), i);
-        uk_row r;
-        if (column_row(&c, i, &r) < 0) {
-            goto done;
-        }
-        int found = scan_utf8(r.s, r.n, iri, spans, &w);
-        if (found == 0) {
-            for (int k = 0; k < UK_SPANS; k++) {
-                spans[k] = -1;
-            }
-        }
-        if (found < 0) {
-            goto done;
-        }
-        for (int k = 0; k < UK_OUT_COMPONENTS; k++) {
-            if (values[k] == NULL) {
-                continue;
-            }
-            if (spans[2 * k] < 0) {
-                memset(octets(values[k]) + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
-                continue;
-            }
-            set_bit(octets(bits[k]), i);
-            if (put_slice(octets(values[k]) + i * UK_VIEW_SIZE, &r, spans[2 * k],
-                          spans[2 * k + 1], base) < 0) {
-                goto done;
-            }
-        }
-        if (!found) {
-            octets(status)[i] = 2;
-            invalid++;
-            continue;
-        }
-        octets(status)[i] = 1;
-        set_bit(octets(ok), i);
-        ptrdiff_t host = spans[UK_G_HOST], port = spans[UK_G_PORT];
-        if (values[UK_OUT_HOST_TYPE] != NULL && host >= 0) {
-            set_bit(octets(bits[UK_OUT_HOST_TYPE]), i);
-            octets(values[UK_OUT_HOST_TYPE])[i] =
-                (uint8_t)host_code(r.s + host, spans[UK_G_HOST + 1] - host);
-        }
-        if (values[UK_OUT_PORT_NUMBER] != NULL && port >= 0 && spans[UK_G_PORT + 1] > port) {
-            int64_t number;
-            if (port_value(r.s + port, spans[UK_G_PORT + 1] - port, &number)) {
-                set_bit(octets(bits[UK_OUT_PORT_NUMBER]), i);
-                memcpy(octets(values[UK_OUT_PORT_NUMBER]) + i * 8, &number, 8);
-            } else {
-                PyObject *row = PyLong_FromSsize_t(i);
-                if (row == NULL || PyList_Append(overflows, row) < 0) {
-                    Py_XDECREF(row);
-                    goto done;
-                }
-                Py_DECREF(row);
-            }
-        }
+    int failure;
+    Py_BEGIN_ALLOW_THREADS
+    failure = split_rows(&c, iri, base, &o);
+    Py_END_ALLOW_THREADS
+    if (failure != UK_FINE) {
+        fail(failure, o.failed_row);
+        goto done;
+    }
+    outputs = PyTuple_New(UK_OUT_PORT_NUMBER + 1);
+    invalid = rows_list(&o.invalid);
+    overflows = rows_list(&o.overflow);
+    if (outputs == NULL || invalid == NULL || overflows == NULL) {
+        goto done;
     }
     for (int k = 0; k <= UK_OUT_PORT_NUMBER; k++) {
-        PyObject *item;
-        if (values[k] == NULL) {
+        PyObject *item, *bits = outs[2 + 2 * k].obj, *values = outs[3 + 2 * k].obj;
+        if (values == NULL) {
             item = Py_NewRef(Py_None);
         } else if (k == UK_OUT_PORT_NUMBER) {
-            item = PyTuple_Pack(3, bits[k], values[k], overflows);
+            item = PyTuple_Pack(3, bits, values, overflows);
         } else {
-            item = PyTuple_Pack(2, bits[k], values[k]);
+            item = PyTuple_Pack(2, bits, values);
         }
         if (item == NULL) {
             goto done;
         }
         PyTuple_SET_ITEM(outputs, k, item);
     }
-    result = Py_BuildValue("(OOOnO)", status, validity, ok, invalid, outputs);
+    result = PyTuple_Pack(4, outs[0].obj, outs[1].obj, invalid, outputs);
 done:
-    scratch_release(&w);
+    PyMem_RawFree(o.invalid.rows);
+    PyMem_RawFree(o.overflow.rows);
     column_release(&c);
-    for (int k = 0; k <= UK_OUT_PORT_NUMBER; k++) {
-        Py_XDECREF(bits[k]);
-        Py_XDECREF(values[k]);
+    for (int k = 0; k < UK_SPLIT_OUTS; k++) {
+        out_release(&outs[k]);
     }
-    Py_XDECREF(status);
-    Py_XDECREF(validity);
-    Py_XDECREF(ok);
     Py_XDECREF(outputs);
+    Py_XDECREF(invalid);
     Py_XDECREF(overflows);
     return result;
 }
@@ -577,11 +724,36 @@ typedef struct {
     int flags;
 } uk_scheme;
 
-enum { UK_SCHEME_SPECIAL = 1, UK_SCHEME_ROOTED = 2 };
+/* The flags of a scheme: SPECIAL, a rule the kernel leaves to the scalar API;
+ * ROOTED, its empty path is "/" (RFC 3986 §6.2.3); and the rules of its own that the
+ * kernel follows: the domains of "mailto" (RFC 6068 §2), the NID of "urn" (RFC 8141
+ * §3.1) and the local host of "file" (RFC 8089 §2). */
+enum {
+    UK_SCHEME_SPECIAL = 1,
+    UK_SCHEME_ROOTED = 2,
+    UK_RULE_MAILTO = 4,
+    UK_RULE_URN = 8,
+    UK_RULE_FILE = 16
+};
 
-static int is_hex_lower(uint8_t c)
+static inline uint8_t lower(uint8_t c)
 {
-    return c >= 'a' && c <= 'f';
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
+}
+
+static int has_upper(const uint8_t *s, ptrdiff_t a, ptrdiff_t b)
+{
+    for (ptrdiff_t i = a; i < b; i++) {
+        if (s[i] >= 'A' && s[i] <= 'Z') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int has_octet(const uint8_t *s, ptrdiff_t a, ptrdiff_t b, uint8_t c)
+{
+    return b > a && memchr(s + a, c, (size_t)(b - a)) != NULL;
 }
 
 static int hex_value(uint8_t c)
@@ -589,6 +761,8 @@ static int hex_value(uint8_t c)
     return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
 }
 
+/* The scheme of the registry named s[0..n-1], without case (RFC 3986 §3.1): the
+ * table's names are lower case and sorted. */
 static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, const uint8_t *s,
                                     Py_ssize_t n)
 {
@@ -597,7 +771,10 @@ static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, co
         Py_ssize_t mid = lo + (hi - lo) / 2;
         const uk_scheme *e = &table[mid];
         Py_ssize_t common = e->n < n ? e->n : n;
-        int order = memcmp(s, e->name, (size_t)common);
+        int order = 0;
+        for (Py_ssize_t k = 0; k < common && order == 0; k++) {
+            order = (int)lower(s[k]) - (int)(uint8_t)e->name[k];
+        }
         if (order == 0) {
             order = n < e->n ? -1 : n > e->n;
         }
@@ -613,74 +790,242 @@ static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, co
     return NULL;
 }
 
-/* Is the URI s (spans as scanned) already in normal form at rank 1 (§6.2.2) or 2
- * (§6.2.3)?  1 when it is; 2 when it is once "/" is put at *root (an empty path
- * after an authority, for a scheme whose empty path is "/"); 0 when unsure, and
- * the full algorithm decides.  Sure only for: a lower-case scheme without rules
- * of its own; no triplet that §6.2.2.1 or §6.2.2.2 rewrites (lower-case hex, or an
- * unreserved octet); no "/." anywhere (so no dot-segment, §6.2.2.3); a reg-name
- * host without upper case or "%"; at rank 2 a port with no leading zero that is
- * not the default one (§6.2.3). */
-static int already_normal(const uint8_t *s, Py_ssize_t n, const ptrdiff_t *spans, int rank,
-                          const uk_scheme *table, Py_ssize_t count, Py_ssize_t *root)
+/* Does the path s[a..b-1] hold a complete "." or ".." segment (RFC 3986 §3.3)?  Each
+ * "." that starts a segment is looked at. */
+static int has_dot_segment(const uint8_t *s, ptrdiff_t a, ptrdiff_t b)
 {
-    ptrdiff_t scheme_end = spans[UK_G_SCHEME + 1];
-    if (spans[UK_G_SCHEME] < 0) {
+    const uint8_t *end = s + b;
+    const uint8_t *dot = b > a ? memchr(s + a, '.', (size_t)(b - a)) : NULL;
+    while (dot != NULL) {
+        if (dot == s + a || dot[-1] == '/') {
+            const uint8_t *after = dot + 1;
+            if (after < end && *after == '.') {
+                after++;
+            }
+            if (after == end || *after == '/') {
+                return 1;
+            }
+        }
+        dot = dot + 1 < end ? memchr(dot + 1, '.', (size_t)(end - (dot + 1))) : NULL;
+    }
+    return 0;
+}
+
+/* Append s[a..b-1] to out (when out is not NULL), lower-cased when `fold`; 0, or -1
+ * when out of memory. */
+static int emit(uk_extra *out, const uint8_t *s, ptrdiff_t a, ptrdiff_t b, int fold)
+{
+    if (out == NULL || b <= a) {
         return 0;
     }
-    for (ptrdiff_t i = 0; i < scheme_end; i++) {
-        if (s[i] >= 'A' && s[i] <= 'Z') {
-            return 0;
+    Py_ssize_t at = out->n;
+    if (extra_append(out, s + a, b - a) < 0) {
+        return -1;
+    }
+    if (fold) {
+        for (Py_ssize_t k = at; k < out->n; k++) {
+            out->s[k] = lower(out->s[k]);
         }
     }
-    const uk_scheme *scheme = scheme_find(table, count, s, scheme_end);
-    if (scheme != NULL && (scheme->flags & UK_SCHEME_SPECIAL)) {
-        return 0;
+    return 0;
+}
+
+/* The path s[a..b-1] of a "mailto" URI with the domain of each address folded
+ * (RFC 6068 §2: the addresses are separated by ",", the domain follows the last
+ * "@" of its address, RFC 5321 §2.4), appended to out when it is not NULL.  Sets
+ * *changed when a domain holds upper case; -1 when a domain holds "%" (the scalar
+ * API decides), -2 when out of memory, else 0. */
+static int mailto_path(const uint8_t *s, ptrdiff_t a, ptrdiff_t b, uk_extra *out, int *changed)
+{
+    if (!has_octet(s, a, b, '@')) {
+        return emit(out, s, a, b, 0) < 0 ? -2 : 0;
     }
-    for (Py_ssize_t i = scheme_end; i < n; i++) {
-        if (s[i] == '%') {
-            /* a valid reference: every "%" starts a triplet */
-            uint8_t hi = s[i + 1], lo = s[i + 2];
-            if (is_hex_lower(hi) || is_hex_lower(lo) ||
-                uk_ascii_is((uint32_t)(hex_value(hi) * 16 + hex_value(lo)), UK_UNRESERVED)) {
-                return 0;
+    ptrdiff_t start = a;
+    for (ptrdiff_t i = a; i <= b; i++) {
+        if (i < b && s[i] != ',') {
+            continue;
+        }
+        ptrdiff_t at = i - 1;
+        while (at >= start && s[at] != '@') {
+            at--;
+        }
+        if (at >= start) {
+            if (has_octet(s, at + 1, i, '%')) {
+                return -1;
             }
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '.') {
-            return 0;
-        }
-    }
-    if (spans[UK_G_AUTHORITY] < 0) {
-        return 1;
-    }
-    for (ptrdiff_t i = spans[UK_G_HOST]; i < spans[UK_G_HOST + 1]; i++) {
-        if ((s[i] >= 'A' && s[i] <= 'Z') || s[i] == '%' || s[i] == '[') {
-            return 0;
-        }
-    }
-    if (rank < 2) {
-        return 1;
-    }
-    ptrdiff_t port = spans[UK_G_PORT], port_end = spans[UK_G_PORT + 1];
-    if (port >= 0) {
-        if (port == port_end || s[port] == '0') {
-            return 0;
-        }
-        if (scheme != NULL && scheme->default_port >= 0 && port_end - port <= 9) {
-            long value = 0;
-            for (ptrdiff_t i = port; i < port_end; i++) {
-                value = value * 10 + (s[i] - '0');
+            *changed |= has_upper(s, at + 1, i);
+            if (emit(out, s, start, at + 1, 0) < 0 || emit(out, s, at + 1, i, 1) < 0) {
+                return -2;
             }
-            if (value == scheme->default_port) {
-                return 0;
+        } else if (emit(out, s, start, i, 0) < 0) {
+            return -2;
+        }
+        if (i < b && emit(out, s, i, i + 1, 0) < 0) {
+            return -2;
+        }
+        start = i + 1;
+    }
+    return 0;
+}
+
+/* The outcomes of normal_form(). */
+enum { UK_NF_UNSURE = -1, UK_NF_SAME = 0, UK_NF_CHANGED = 1, UK_NF_NO_MEMORY = -2 };
+
+/* The normal form of the URI-reference s (spans as scanned) at rank 1 (syntax,
+ * RFC 3986 §6.2.2) or 2 (scheme, §6.2.3), as urikit.normalize gives it, for the
+ * references whose normal form needs only:
+ *
+ * - the scheme and a reg-name host in lower case (§6.2.2.1);
+ * - at rank 2, the port without leading zeros, and none when empty or the scheme's
+ *   default; "/" for an empty path after an authority when the scheme says so; the
+ *   rules of "mailto", "urn" and "file" of the registry (§6.2.3).
+ *
+ * UK_NF_UNSURE for the others, which the scalar API answers: a triplet that
+ * §6.2.2.1 or §6.2.2.2 rewrites (lower-case hex, an unreserved octet), a host with
+ * "%" or an IP literal, a dot-segment that §6.2.2.3 removes, a scheme with other
+ * rules.  UK_NF_SAME when s is its own normal form; UK_NF_CHANGED when it is not,
+ * with the normal form appended to out when out is not NULL. */
+static int normal_form(const uint8_t *s, Py_ssize_t n, const ptrdiff_t *sp, int rank,
+                       const uk_scheme *table, Py_ssize_t count, uk_extra *out)
+{
+    ptrdiff_t scheme_end = sp[UK_G_SCHEME + 1];
+    ptrdiff_t after_scheme = scheme_end >= 0 ? scheme_end + 1 : 0;
+    /* §6.2.2.1, §6.2.2.2: a valid reference has a triplet at every "%" */
+    const uint8_t *pct = memchr(s + after_scheme, '%', (size_t)(n - after_scheme));
+    while (pct != NULL) {
+        uint8_t hi = pct[1], lo = pct[2];
+        if ((hi >= 'a' && hi <= 'f') || (lo >= 'a' && lo <= 'f') ||
+            uk_ascii_is((uint32_t)(hex_value(hi) * 16 + hex_value(lo)), UK_UNRESERVED)) {
+            return UK_NF_UNSURE;
+        }
+        pct = memchr(pct + 3, '%', (size_t)(s + n - (pct + 3)));
+    }
+    int changed = 0;
+    const uk_scheme *spec = NULL;
+    if (scheme_end >= 0) {
+        changed |= has_upper(s, 0, scheme_end);
+        if (rank >= 2) {
+            spec = scheme_find(table, count, s, scheme_end);
+            if (spec != NULL && (spec->flags & UK_SCHEME_SPECIAL)) {
+                return UK_NF_UNSURE;
             }
         }
     }
-    if (spans[UK_G_PATH] == spans[UK_G_PATH + 1] && scheme != NULL &&
-        (scheme->flags & UK_SCHEME_ROOTED)) {
-        *root = spans[UK_G_PATH];
-        return 2;
+    int flags = spec != NULL ? spec->flags : 0;
+    ptrdiff_t host = sp[UK_G_HOST], host_end = sp[UK_G_HOST + 1];
+    if (host >= 0 && host_end > host) {
+        if (s[host] == '[' || has_octet(s, host, host_end, '%')) {
+            return UK_NF_UNSURE;
+        }
+        changed |= has_upper(s, host, host_end);
     }
-    return 1;
+    ptrdiff_t path = sp[UK_G_PATH], path_end = sp[UK_G_PATH + 1];
+    /* §6.2.2.3: after a scheme, a path with neither an authority nor a leading "/"
+     * keeps its dots (§1.2.3) */
+    if (has_dot_segment(s, path, path_end) &&
+        (host >= 0 || (path_end > path && s[path] == '/') || scheme_end < 0)) {
+        return UK_NF_UNSURE;
+    }
+    ptrdiff_t port = sp[UK_G_PORT], port_end = sp[UK_G_PORT + 1];
+    int root = 0, authority_added = 0, localhost = 0;
+    if (rank >= 2 && host >= 0) {
+        if (port >= 0) {
+            /* §3.2.3: leading zeros are not significant; an empty port or the
+             * scheme's default is omitted */
+            ptrdiff_t digits = port;
+            while (digits < port_end - 1 && s[digits] == '0') {
+                digits++;
+            }
+            long value = -1;
+            if (port_end - digits <= 9) {
+                value = 0;
+                for (ptrdiff_t i = digits; i < port_end; i++) {
+                    value = value * 10 + (s[i] - '0');
+                }
+            }
+            if (port_end == port || (spec != NULL && spec->default_port >= 0 &&
+                                     port_end > port && value == spec->default_port)) {
+                port = -1;
+                changed = 1;
+            } else if (digits != port) {
+                port = digits;
+                changed = 1;
+            }
+        }
+        if (path_end == path && (flags & UK_SCHEME_ROOTED)) {
+            root = 1;
+            changed = 1;
+        }
+    }
+    if (flags & UK_RULE_FILE) {
+        /* RFC 8089 §2: "localhost", an empty host and no authority name the local
+         * machine; the empty authority is the normal form */
+        if (host < 0) {
+            authority_added = path_end > path && s[path] == '/';
+        } else {
+            localhost = host_end - host == 9 && sp[UK_G_USERINFO] < 0 && port < 0;
+            for (ptrdiff_t k = 0; localhost && k < 9; k++) {
+                localhost = lower(s[host + k]) == (uint8_t) "localhost"[k];
+            }
+        }
+        changed |= authority_added | localhost;
+    }
+    ptrdiff_t nid_end = -1;
+    if (flags & UK_RULE_URN) {
+        /* RFC 8141 §3.1: the NID, up to the first ":" of the path, folds case */
+        const uint8_t *colon =
+            path_end > path ? memchr(s + path, ':', (size_t)(path_end - path)) : NULL;
+        if (colon != NULL) {
+            nid_end = colon - s;
+            if (has_octet(s, path, nid_end, '%')) {
+                return UK_NF_UNSURE;
+            }
+            changed |= has_upper(s, path, nid_end);
+        }
+    }
+    if (flags & UK_RULE_MAILTO) {
+        int found = mailto_path(s, path, path_end, NULL, &changed);
+        if (found < 0) {
+            return UK_NF_UNSURE;
+        }
+    }
+    if (!changed) {
+        return UK_NF_SAME;
+    }
+    if (out == NULL) {
+        return UK_NF_CHANGED;
+    }
+    /* RFC 3986 §5.3, component recomposition */
+    int failed = 0;
+    if (scheme_end >= 0) {
+        failed |= emit(out, s, 0, scheme_end + 1, 1);
+    }
+    if (host >= 0 || authority_added) {
+        failed |= extra_append(out, (const uint8_t *)"//", 2);
+        if (sp[UK_G_USERINFO] >= 0) {
+            failed |= emit(out, s, sp[UK_G_USERINFO], sp[UK_G_USERINFO + 1] + 1, 0);
+        }
+        if (!localhost && host >= 0) {
+            failed |= emit(out, s, host, host_end, 1);
+        }
+        if (port >= 0) {
+            failed |= extra_append(out, (const uint8_t *)":", 1);
+            failed |= emit(out, s, port, port_end, 0);
+        }
+    }
+    if (root) {
+        failed |= extra_append(out, (const uint8_t *)"/", 1);
+    } else if (nid_end >= 0) {
+        failed |= emit(out, s, path, nid_end, 1);
+        failed |= emit(out, s, nid_end, path_end, 0);
+    } else if (flags & UK_RULE_MAILTO) {
+        int ignored = 0;
+        failed |= mailto_path(s, path, path_end, out, &ignored) < 0;
+    } else {
+        failed |= emit(out, s, path, path_end, 0);
+    }
+    failed |= emit(out, s, path_end, n, 0);
+    return failed ? UK_NF_NO_MEMORY : UK_NF_CHANGED;
 }
 
 /* Read the scheme table: a tuple of (name: bytes, default_port: int, flags: int),
@@ -708,139 +1053,204 @@ static uk_scheme *schemes_read(PyObject *tuple, Py_ssize_t *count)
     return table;
 }
 
+/* The state of map() over its rows. */
+typedef struct {
+    const uk_column *c;
+    int rank, invalid_is_null;
+    const uk_scheme *table;
+    Py_ssize_t count;
+    int64_t base;
+    int32_t extra_index;
+    uint8_t *validity, *views;
+    uk_extra extra;
+    uk_rows slow; /* the rows left to fallback */
+    Py_ssize_t fast, failed_row;
+} uk_map;
+
+/* The view of the answer of row i, s[0..n-1] appended to the extra buffer from
+ * octet at on; 0, or a failure. */
+static int put_extra(uk_map *m, Py_ssize_t i, int64_t at)
+{
+    const uint8_t *s = m->extra.s + at;
+    Py_ssize_t n = m->extra.n - at;
+    uint8_t *view = m->views + i * UK_VIEW_SIZE;
+    if (n <= UK_VIEW_INLINE) {
+        put_view(view, s, n, -1, 0, s);
+        m->extra.n = at; /* inline: nothing of it stays in the buffer */
+        return UK_FINE;
+    }
+    return put_view(view, s, n, m->extra_index, at, s) < 0 ? UK_NO_FIT : UK_FINE;
+}
+
+/* The rows map() answers itself, without the GIL: a view of the row when it is its
+ * own answer, its normal form in the extra buffer, null for a row that is not a
+ * reference when invalid_is_null; every other row goes to m->slow. */
+static int map_rows(uk_map *m)
+{
+    uk8_table t;
+    uk8_table_init(&t);
+    ptrdiff_t spans[UK_SPANS];
+    const uk_column *c = m->c;
+    for (Py_ssize_t i = 0; i < c->length; i++) {
+        if (column_is_null(c, i)) {
+            continue;
+        }
+        uk_row r;
+        if (column_row(c, i, &r) < 0) {
+            m->failed_row = i;
+            return UK_BAD_ROW;
+        }
+        int form = UK_NF_UNSURE;
+        if (m->rank >= 0) {
+            if (uk8_scan(&t, r.s, r.n, spans)) {
+                form = m->rank == 0 ? UK_NF_SAME
+                                    : normal_form(r.s, r.n, spans, m->rank, m->table, m->count,
+                                                  NULL);
+            } else if (m->invalid_is_null) {
+                m->fast++;
+                continue;
+            }
+        }
+        uint8_t *view = m->views + i * UK_VIEW_SIZE;
+        if (form == UK_NF_SAME) {
+            if (put_slice(view, &r, 0, r.n, m->base) < 0) {
+                m->failed_row = i;
+                return UK_NO_FIT;
+            }
+        } else if (form == UK_NF_CHANGED) {
+            int64_t at = m->extra.n;
+            form = normal_form(r.s, r.n, spans, m->rank, m->table, m->count, &m->extra);
+            if (form == UK_NF_NO_MEMORY) {
+                return UK_NO_MEMORY;
+            }
+            int failure = put_extra(m, i, at);
+            if (failure != UK_FINE) {
+                m->failed_row = i;
+                return failure;
+            }
+        } else {
+            if (rows_append(&m->slow, i) < 0) {
+                return UK_NO_MEMORY;
+            }
+            continue;
+        }
+        m->fast++;
+        set_bit(m->validity, i);
+    }
+    return UK_FINE;
+}
+
 PyDoc_STRVAR(map_doc,
-             "map(column, rank, schemes, fallback, base, /)\n--\n\n"
+             "map(column, rank, schemes, fallback, base, allocate, invalid_is_null, /)\n--\n\n"
              "A string view column with one answer per row: null for a null row; for a\n"
-             "row that is an URI-reference and needs nothing at rank (0: itself; 1, 2:\n"
-             "already normal at the syntax or scheme rung, RFC 3986 §6.2.2, §6.2.3, with\n"
-             "schemes the registry's table) a view of the row, or of the row with \"/\" put\n"
-             "after its authority; for every other row fallback(index, text), a str or\n"
-             "None.  rank -1 calls fallback for every non-null row.  Returns (validity,\n"
-             "views, extra, fast): views point into the input's data buffers (from base\n"
-             "on) or into extra, the data buffer after them; fast counts the rows\n"
-             "answered without fallback.");
+             "row that is an URI-reference, at rank 0 a view of the row, at rank 1 or 2\n"
+             "its normal form at the syntax or scheme rung (RFC 3986 §6.2.2, §6.2.3, with\n"
+             "schemes the registry's table) when the kernel is sure of it: a view of the\n"
+             "row when it is already normal, else the text in the extra buffer; null for\n"
+             "a row that is not one when invalid_is_null; for every other row\n"
+             "fallback(index, text), a str or None.  rank -1 calls fallback for every\n"
+             "non-null row.  Returns (validity, views, extra, fast): views point into the\n"
+             "input's data buffers (from base on) or into extra, the data buffer after\n"
+             "them; fast counts the rows answered without fallback.  validity and views\n"
+             "are made by allocate(size).  The rows the kernel answers are read with the\n"
+             "GIL released.");
 
 static PyObject *map(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *spec, *schemes, *fallback;
-    int rank;
+    PyObject *spec, *schemes, *fallback, *allocate;
+    int rank, invalid_is_null;
     long long base;
-    if (!PyArg_ParseTuple(args, "OiOOL:map", &spec, &rank, &schemes, &fallback, &base)) {
+    if (!PyArg_ParseTuple(args, "OiOOLOp:map", &spec, &rank, &schemes, &fallback, &base,
+                          &allocate, &invalid_is_null)) {
         return NULL;
     }
     if (!PyCallable_Check(fallback)) {
         PyErr_SetString(PyExc_TypeError, "fallback must be callable");
         return NULL;
     }
-    Py_ssize_t count;
-    uk_scheme *table = schemes_read(schemes, &count);
-    if (table == NULL) {
+    uk_map m;
+    memset(&m, 0, sizeof(m));
+    m.table = schemes_read(schemes, &m.count);
+    if (m.table == NULL) {
         return NULL;
     }
     uk_column c;
     if (column_read(spec, &c) < 0) {
-        PyMem_Free(table);
+        PyMem_Free((void *)m.table);
         return NULL;
     }
-    if (c.kind == UK_KIND_VIEW) {
-        base = 0;
-    }
-    int32_t extra_index = c.kind == UK_KIND_VIEW ? (int32_t)c.ndata : 1;
+    m.c = &c;
+    m.rank = rank;
+    m.invalid_is_null = invalid_is_null;
+    m.base = c.kind == UK_KIND_VIEW ? 0 : base;
+    m.extra_index = c.kind == UK_KIND_VIEW ? (int32_t)c.ndata : 1;
     Py_ssize_t n = c.length;
-    PyObject *validity = zeroed((n + 7) / 8), *views = zeroed(n * UK_VIEW_SIZE);
+    uk_out validity = {NULL, {0}, 0}, views = {NULL, {0}, 0};
     PyObject *result = NULL;
-    uk_extra extra = {NULL, 0, 0};
-    Py_ssize_t fast = 0;
-    if (validity == NULL || views == NULL) {
+    if ((m.validity = out_new(&validity, allocate, (n + 7) / 8, 1)) == NULL ||
+        (m.views = out_new(&views, allocate, n * UK_VIEW_SIZE, 1)) == NULL) {
         goto done;
     }
-    ptrdiff_t spans[UK_SPANS];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (column_is_null(&c, i)) {
-            continue;
-        }
+    int failure;
+    Py_BEGIN_ALLOW_THREADS
+    failure = map_rows(&m);
+    Py_END_ALLOW_THREADS
+    if (failure != UK_FINE) {
+        fail(failure, m.failed_row);
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < m.slow.n; k++) {
+        Py_ssize_t i = m.slow.rows[k];
         uk_row r;
-        if (column_row(&c, i, &r) < 0) {
+        if (column_row(&c, i, &r) < 0) { /* read without failure before */
+            fail(UK_BAD_ROW, i);
             goto done;
         }
-        uint8_t *view = octets(views) + i * UK_VIEW_SIZE;
-        Py_ssize_t root = 0;
-        int sure = 0;
-        if (rank >= 0 && uk_scan_ucs1(r.s, r.n, 0, spans)) {
-            sure = rank == 0 ? 1 : already_normal(r.s, r.n, spans, rank, table, count, &root);
+        PyObject *text = PyUnicode_DecodeUTF8((const char *)r.s, r.n, "replace");
+        if (text == NULL) {
+            goto done;
         }
-        if (sure == 1) {
-            if (put_slice(view, &r, 0, r.n, base) < 0) {
-                goto done;
-            }
-        } else if (sure == 2) {
-            uint8_t inline_text[UK_VIEW_INLINE];
-            int64_t at = extra.n;
-            if (r.n + 1 <= UK_VIEW_INLINE) {
-                memcpy(inline_text, r.s, (size_t)root);
-                inline_text[root] = '/';
-                memcpy(inline_text + root + 1, r.s + root, (size_t)(r.n - root));
-                if (put_view(view, inline_text, r.n + 1, -1, 0) < 0) {
-                    goto done;
-                }
-            } else if (extra_append(&extra, r.s, root) < 0 ||
-                       extra_append(&extra, (const uint8_t *)"/", 1) < 0 ||
-                       extra_append(&extra, r.s + root, r.n - root) < 0 ||
-                       put_view(view, extra.s + at, r.n + 1, extra_index, at) < 0) {
-                goto done;
-            }
-        } else {
-            PyObject *text = PyUnicode_DecodeUTF8((const char *)r.s, r.n, "replace");
-            if (text == NULL) {
-                goto done;
-            }
-            PyObject *answer = PyObject_CallFunction(fallback, "nN", i, text);
-            if (answer == NULL) {
-                goto done;
-            }
-            if (answer == Py_None) {
-                Py_DECREF(answer);
-                continue;
-            }
-            Py_ssize_t size;
-            const char *utf8 = PyUnicode_Check(answer) ? PyUnicode_AsUTF8AndSize(answer, &size)
-                                                       : NULL;
-            if (utf8 == NULL) {
-                if (!PyErr_Occurred()) {
-                    PyErr_Format(PyExc_TypeError, "fallback returned %.200s, not str or None",
-                                 Py_TYPE(answer)->tp_name);
-                }
-                Py_DECREF(answer);
-                goto done;
-            }
-            int64_t at = extra.n;
-            int failed = size > UK_VIEW_INLINE &&
-                         extra_append(&extra, (const uint8_t *)utf8, size) < 0;
-            if (!failed) {
-                const uint8_t *from = size > UK_VIEW_INLINE ? extra.s + at : (const uint8_t *)utf8;
-                failed = put_view(view, from, size, extra_index, at) < 0;
-            }
+        PyObject *answer = PyObject_CallFunction(fallback, "nN", i, text);
+        if (answer == NULL) {
+            goto done;
+        }
+        if (answer == Py_None) {
             Py_DECREF(answer);
-            if (failed) {
-                goto done;
-            }
-            set_bit(octets(validity), i);
             continue;
         }
-        fast++;
-        set_bit(octets(validity), i);
+        Py_ssize_t size;
+        const char *utf8 =
+            PyUnicode_Check(answer) ? PyUnicode_AsUTF8AndSize(answer, &size) : NULL;
+        if (utf8 == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_Format(PyExc_TypeError, "fallback returned %.200s, not str or None",
+                             Py_TYPE(answer)->tp_name);
+            }
+            Py_DECREF(answer);
+            goto done;
+        }
+        int64_t at = m.extra.n;
+        failure = extra_append(&m.extra, (const uint8_t *)utf8, size) < 0 ? UK_NO_MEMORY
+                                                                          : put_extra(&m, i, at);
+        Py_DECREF(answer);
+        if (failure != UK_FINE) {
+            fail(failure, i);
+            goto done;
+        }
+        set_bit(m.validity, i);
     }
-    PyObject *extra_bytes = PyBytes_FromStringAndSize((const char *)extra.s, extra.n);
+    PyObject *extra_bytes = PyBytes_FromStringAndSize((const char *)m.extra.s, m.extra.n);
     if (extra_bytes != NULL) {
-        result = Py_BuildValue("(OONn)", validity, views, extra_bytes, fast);
+        result = Py_BuildValue("(OONn)", validity.obj, views.obj, extra_bytes, m.fast);
     }
 done:
-    PyMem_Free(extra.s);
-    PyMem_Free(table);
+    PyMem_RawFree(m.extra.s);
+    PyMem_RawFree(m.slow.rows);
+    PyMem_Free((void *)m.table);
     column_release(&c);
-    Py_XDECREF(validity);
-    Py_XDECREF(views);
+    out_release(&validity);
+    out_release(&views);
     return result;
 }
 

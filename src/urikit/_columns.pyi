@@ -2,13 +2,15 @@ from collections.abc import Callable
 from typing import Any
 
 def split(
-    column: tuple[Any, ...], iri: bool, mask: int, base: int, /
-) -> tuple[bytes, bytes, bytes, int, tuple[Any, ...]]: ...
+    column: tuple[Any, ...], iri: bool, mask: int, base: int, allocate: Callable[[int], Any], /
+) -> tuple[Any, Any, list[int], tuple[Any, ...]]: ...
 def map(
     column: tuple[Any, ...],
     rank: int,
     schemes: tuple[tuple[bytes, int, int], ...],
     fallback: Callable[[int, str], str | None],
     base: int,
+    allocate: Callable[[int], Any],
+    invalid_is_null: bool,
     /,
-) -> tuple[bytes, bytes, bytes, int]: ...
+) -> tuple[Any, Any, bytes, int]: ...

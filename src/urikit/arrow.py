@@ -14,10 +14,11 @@ before its reason.
 
 :func:`parse`, the component functions, :func:`is_valid` for the reference
 rules, :func:`host_type` and :func:`port_number` are compiled: C scans the
-column's buffers, and components are ``string_view`` values that point into the
-input's data, with no ``str`` made per row.  :func:`normalize` and :func:`to_uri`
-answer in C for rows already in their answer's form, and ask the scalar API for
-the others; :func:`resolve`, :func:`relativize`, :func:`query_param`,
+column's buffers with the GIL released, and components are ``string_view``
+values that point into the input's data, with no ``str`` made per row.
+:func:`to_uri` answers in C for rows that are already URIs, :func:`normalize`
+for rows whose normal form C writes itself (``docs/columns.md`` says which), and
+both ask the scalar API for the others; :func:`resolve`, :func:`relativize`, :func:`query_param`,
 :func:`audit_codes` and the other rules of :func:`is_valid` ask it for every row.
 Needs pyarrow (the ``arrow`` extra).
 """
@@ -163,9 +164,15 @@ def _error_of(text: str, iri: bool) -> URIError:
 def _errors_of(
     chunk: pa.Array, split: Split, iri: bool, errors: Errors, start: int
 ) -> list[URIError]:
+    """The error of each row the scanner refused, in order; the scalar API explains
+    each distinct text once."""
     found = []
+    known: dict[str, URIError] = {}
     for row in split.invalid:
-        error = _error_of(chunk[row].as_py(), iri)
+        text = chunk[row].as_py()
+        error = known.get(text)
+        if error is None:
+            error = known[text] = _error_of(text, iri)
         if errors == "raise":
             raise _row_error(start + row, error) from error
         found.append(error)
@@ -191,28 +198,61 @@ def _check_errors(errors: str) -> None:
 # -- parsing (RFC 3986 §3, §4.1; RFC 3987 §2.2) -------------------------------------------
 
 
-def parse(col: Column, *, iri: bool = False, errors: Errors = "null") -> Result:
+def parse(
+    col: Column,
+    *,
+    iri: bool = False,
+    errors: Errors = "null",
+    fields: Sequence[str] | None = None,
+) -> Result:
     """Each row taken apart: a struct of the 8 components (null where undefined,
     ``""`` where empty, as :class:`~urikit.URI` gives them), ``valid``, and for a
     row that is not a reference ``error_position`` (in characters, as
     ``URIError.position``), ``error`` (``URIError.reason``) and ``error_rule``.
     A null row gives a null struct.  ``iri=True`` reads IRIs (RFC 3987 §2.2).
+
+    ``fields`` names the fields to build, in the order wanted (``("host",
+    "path")``): the others cost nothing, and every row is still scanned and
+    validated once.
     """
     _check_errors(errors)
+    names = list(PARSE_TYPE.names) if fields is None else list(fields)
+    unknown = [name for name in names if name not in PARSE_TYPE.names]
+    if unknown or len(set(names)) != len(names) or not names:
+        raise ValueError(
+            f"fields must name distinct fields of {list(PARSE_TYPE.names)}, not {names!r}"
+        )
+    wanted = [name for name in COMPONENTS if name in names]
+    explained = any(name in _ERROR_FIELDS for name in names)
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        split = _kernel().split(chunk, iri, COMPONENTS)
-        found = _errors_of(chunk, split, iri, errors, start)
+        split = _kernel().split(chunk, iri, wanted)
         n = len(chunk)
-        fields = [split.components[name] for name in COMPONENTS]
-        fields.append(split.ok)
-        fields.append(_scatter(n, split.invalid, [e.position for e in found], pa.int64()))
-        fields.append(_scatter(n, split.invalid, [e.reason for e in found], pa.string()))
-        fields.append(_scatter(n, split.invalid, [e.rule for e in found], pa.string()))
+        values: dict[str, pa.Array] = dict(split.components)
+        values["valid"] = split.ok
+        if explained or errors == "raise":
+            found = _errors_of(chunk, split, iri, errors, start)
+            for name, (attribute, type_) in _ERROR_FIELDS.items():
+                if name in names:
+                    answers = [getattr(e, attribute) for e in found]
+                    values[name] = _scatter(n, split.invalid, answers, type_)
         mask = chunk.is_null() if chunk.null_count else None
-        return pa.StructArray.from_arrays(fields, fields=list(PARSE_TYPE), mask=mask)
+        return pa.StructArray.from_arrays(
+            [values[name] for name in names],
+            fields=[PARSE_TYPE.field(name) for name in names],
+            mask=mask,
+        )
 
     return _each_chunk(col, answer)
+
+
+#: The fields of :func:`parse` that explain a row that is not a reference:
+#: the attribute of its ``URIError`` and the type.
+_ERROR_FIELDS: Final = {
+    "error_position": ("position", pa.int64()),
+    "error": ("reason", pa.string()),
+    "error_rule": ("rule", pa.string()),
+}
 
 
 def _component(col: Column, name: str, iri: bool, errors: Errors) -> Result:
@@ -338,8 +378,14 @@ def _mapped(
     registry: SchemeRegistry,
     scalar: Callable[[int, str], str | None],
     errors: Errors,
+    uri_only: bool = False,
 ) -> Result:
+    """``scalar(row, text)`` of each row, but for the rows the kernel answers
+    itself (``rank``, see ``_columns.map``).  ``uri_only`` says that ``scalar``
+    raises ``URIError`` for every row that is not an URI-reference, so with
+    ``errors="null"`` the kernel gives those null without asking."""
     _check_errors(errors)
+    invalid_is_null = uri_only and errors == "null"
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         def fallback(row: int, text: str) -> str | None:
@@ -350,7 +396,7 @@ def _mapped(
                     raise _row_error(start + row, error) from error
                 return None
 
-        return _kernel().map(chunk, rank, registry, fallback)
+        return _kernel().map(chunk, rank, registry, fallback, invalid_is_null)
 
     return _each_chunk(col, answer)
 
@@ -380,7 +426,7 @@ def normalize(
             return str(IRI(text).normalize(level=level, registry=registry, **steps))
         return str(_normalize_text(text, level=level, registry=registry, **steps))
 
-    return _mapped(col, rank, registry, scalar, errors)
+    return _mapped(col, rank, registry, scalar, errors, uri_only=not iri)
 
 
 def _bases(base: Any, col: Column) -> Callable[[int], Any]:

@@ -7,7 +7,7 @@ the same name, with the same answers (the ``polars`` extra).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
@@ -16,6 +16,15 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from . import arrow
 
 __all__ = ["UriNamespace"]
+
+
+def _polars_type(type_: pa.DataType) -> pa.DataType:
+    """``type_`` as polars reads it back: string views as strings."""
+    if type_ == pa.string_view():
+        return pa.string()
+    if pa.types.is_struct(type_):
+        return pa.struct([field.with_type(_polars_type(field.type)) for field in type_])
+    return type_
 
 
 def _series(result: Any, name: str) -> pl.Series:
@@ -40,10 +49,18 @@ class UriNamespace:
             return batch(self._column)
         return self._column.map_batches(batch, return_dtype=dtype)
 
-    def parse(self, *, iri: bool = False, errors: arrow.Errors = "null") -> Any:
-        """A struct of the components, ``valid`` and the error; see :func:`urikit.arrow.parse`."""
-        dtype = pl.Series(pa.array([], arrow.PARSE_TYPE)).dtype
-        return self._apply(arrow.parse, dtype, iri=iri, errors=errors)
+    def parse(
+        self,
+        *,
+        iri: bool = False,
+        errors: arrow.Errors = "null",
+        fields: Sequence[str] | None = None,
+    ) -> Any:
+        """A struct of the components, ``valid`` and the error, or of the ``fields``
+        named; see :func:`urikit.arrow.parse`."""
+        empty = arrow.parse(pa.array([], pa.string()), fields=fields)  # bad fields fail here
+        dtype = pl.Series(empty.cast(_polars_type(empty.type))).dtype
+        return self._apply(arrow.parse, dtype, iri=iri, errors=errors, fields=fields)
 
     def scheme(self, **kw: Any) -> Any:
         """The scheme (RFC 3986 §3.1)."""

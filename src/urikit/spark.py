@@ -18,7 +18,7 @@ column and how to ship urikit to a cluster.  Needs pyspark 4.1 or later (the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 
 import pyarrow as pa  # type: ignore[import-untyped]
 from pyspark.sql import Column
@@ -104,8 +104,61 @@ def parse(col: ColumnOrName, *, iri: bool = False) -> Column:
     """Each row taken apart, as :data:`PARSE_TYPE`: the 8 components (null where
     undefined, ``""`` where empty), ``valid``, and for a row that is not a
     reference ``error_position`` (in characters), ``error`` and ``error_rule``, as
-    :class:`~urikit.URIError` gives them.  A null row gives a null struct."""
-    return _udf(lambda a: arrow.parse(a, iri=iri), PARSE_TYPE, col, name="parse")
+    :class:`~urikit.URIError` gives them.  A null row gives a null struct.
+
+    The struct is built in Spark from one Arrow UDF per field, so that a query
+    that reads some fields (``parse(c).host``) has Spark compute and ship only
+    those: its optimizer drops the others.  On a worker the fields of one batch
+    come from one :func:`urikit.arrow.parse` of it."""
+    column = _column(col)
+    fields = [
+        _udf(_ParseField(field.name, iri), field.dataType, column, name=field.name)
+        for field in PARSE_TYPE
+    ]
+    whole = F.when(column.isNull(), F.lit(None)).otherwise(F.struct(*fields))
+    return whole.alias("parse")
+
+
+class _ParseField:
+    """One field of :func:`urikit.arrow.parse` of a batch, for the UDF of that field.
+
+    The UDFs of the fields a query reads are called one after the other on each
+    batch, so the parse of the last batch is kept: the UDFs of the other fields
+    take theirs from it.  A new batch is parsed for the fields the one before it
+    was asked for (and a field asked for later is added), so a worker parses each
+    batch once for the fields its query reads.  The batch is kept with its parse,
+    so that its buffers, which identify it, cannot be reused by another batch
+    meanwhile."""
+
+    _last: ClassVar[tuple[tuple[Any, ...], Any, Any] | None] = None
+    _asked: ClassVar[set[str]] = set()
+
+    def __init__(self, name: str, iri: bool) -> None:
+        self.name = name
+        self.iri = iri
+
+    def __call__(self, batch: pa.Array) -> pa.Array:
+        key = (
+            self.iri,
+            batch.type,
+            batch.offset,
+            len(batch),
+            *(0 if b is None else b.address for b in batch.buffers()),
+        )
+        cls = _ParseField
+        last = cls._last
+        if last is None or last[0] != key:
+            wanted = cls._asked | {self.name}
+            cls._asked = set()
+            last = cls._last = (key, batch, self._parse(batch, wanted))
+        cls._asked.add(self.name)
+        if self.name not in last[2].type.names:
+            last = cls._last = (key, batch, self._parse(batch, cls._asked))
+        return last[2].field(self.name)
+
+    def _parse(self, batch: pa.Array, wanted: set[str]) -> pa.Array:
+        fields = [name for name in PARSE_TYPE.names if name in wanted]
+        return arrow.parse(batch, iri=self.iri, fields=fields)
 
 
 def _component(name: str, col: ColumnOrName, iri: bool) -> Column:

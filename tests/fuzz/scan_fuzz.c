@@ -21,6 +21,8 @@
  *   failure at every width; the text up to the failure is itself a valid reference
  *   or fails at its end (it is a viable prefix), where both texts' authorities agree
  *   on holding an "@".
+ * - the octet scanner of the column kernel (_columns_scan.h) gives the answer and
+ *   spans of uk_scan_ucs1 with the URI grammar.
  *
  * Build and run: tools/fuzz.sh SECONDS.
  */
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_columns_scan.h"
 #include "_speedups_locate.h"
 #include "_speedups_scan.h"
 
@@ -277,6 +280,13 @@ static void scan_raw(const uint8_t *data, size_t size, size_t w)
         }
         uk_failure f;
         check_locate(units, w, cp, n, iri, r.found, &f);
+        if (w == 1 && !iri) {
+            uk8_table table;
+            uk8_table_init(&table);
+            scan_result octets;
+            octets.found = uk8_scan(&table, units, n, octets.spans);
+            CHECK(same(&r, &octets));
+        }
     }
     free(cp);
     free(units);
