@@ -475,6 +475,8 @@ def test_add_then_remove_is_the_identity(query: str | None, value: object, codec
     name = "zz new"
     if has_query_param(query, name, codec=codec):  # type: ignore[arg-type]
         return
+    if remove_query_params(query, "zz*", codec=codec) != query:  # type: ignore[arg-type]
+        return  # the glob would remove a pair of the query too
     added = add_query_param(query, name, value, codec=codec)  # type: ignore[arg-type]
     assert remove_query_param(added, name, codec=codec) == query  # type: ignore[arg-type]
     assert remove_query_params(added, "zz*", codec=codec) == query  # type: ignore[arg-type]
