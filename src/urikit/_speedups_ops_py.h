@@ -38,35 +38,6 @@
  *                                          upper case); None for a lone surrogate
  */
 
-/* A new instance of cls with the exact str text and the spans of its components, which
- * an operation computed (they are those a scan of text would give). */
-static PyObject *uk_from_spans(PyTypeObject *cls, PyObject *text, const ptrdiff_t spans[UK_SPANS])
-{
-    uk_reference *self = (uk_reference *)cls->tp_alloc(cls, 0);
-    if (self == NULL) {
-        return NULL;
-    }
-    if (PyUnicode_GET_LENGTH(text) > UK_NARROW_MAX) {
-        self->ends.wide = PyMem_Malloc(UK_COMPONENTS * sizeof(ptrdiff_t));
-        if (self->ends.wide == NULL) {
-            Py_DECREF(self);
-            return PyErr_NoMemory();
-        }
-        for (int k = 0; k < UK_COMPONENTS; k++) {
-            self->ends.wide[k] = spans[2 * k + 1];
-        }
-    } else {
-        for (int k = 0; k < UK_COMPONENTS; k++) {
-            self->ends.narrow[k] = (int32_t)spans[2 * k + 1];
-        }
-    }
-    self->text = Py_NewRef(text);
-    if (PyType_IS_GC(cls) && uk_holds_only_text(cls)) {
-        PyObject_GC_UnTrack(self);
-    }
-    return (PyObject *)self;
-}
-
 /* The class argument: None, or a subclass of Reference; -1 with an error otherwise, 1
  * for a class (its grammar in *iri), 0 for None. */
 static int uk_class_argument(uk_state *st, PyObject *cls, const char *name, int *iri)
@@ -78,12 +49,7 @@ static int uk_class_argument(uk_state *st, PyObject *cls, const char *name, int 
         PyErr_Format(PyExc_TypeError, "%s() argument 1 must be a Reference class or None", name);
         return -1;
     }
-    PyObject *flag = PyObject_GetAttr(cls, st->str_iri);
-    if (flag == NULL) {
-        return -1;
-    }
-    *iri = PyObject_IsTrue(flag);
-    Py_DECREF(flag);
+    *iri = uk_class_iri((PyTypeObject *)cls, st);
     return *iri < 0 ? -1 : 1;
 }
 
@@ -93,7 +59,7 @@ static PyObject *uk_result(PyObject *cls, PyObject *text, const ptrdiff_t spans[
     if (text == NULL || cls == Py_None) {
         return text;
     }
-    PyObject *result = uk_from_spans((PyTypeObject *)cls, text, spans);
+    PyObject *result = uk_instance((PyTypeObject *)cls, text, spans);
     Py_DECREF(text);
     return result;
 }

@@ -323,6 +323,19 @@ static int uk_holds_only_text(PyTypeObject *cls)
     return 1;
 }
 
+/* The grammar of cls, its class attribute _iri: 1 for RFC 3987, 0 for RFC 3986, -1 with
+ * an error. */
+static int uk_class_iri(PyTypeObject *cls, uk_state *st)
+{
+    PyObject *flag = PyObject_GetAttr((PyObject *)cls, st->str_iri);
+    if (flag == NULL) {
+        return -1;
+    }
+    int iri = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    return iri;
+}
+
 typedef enum { UK_REFUSE, UK_NONE } uk_on_invalid;
 
 static PyObject *uk_instance(PyTypeObject *cls, PyObject *text, const ptrdiff_t spans[UK_SPANS]);
@@ -332,12 +345,7 @@ static PyObject *uk_instance(PyTypeObject *cls, PyObject *text, const ptrdiff_t 
 static PyObject *uk_build(PyTypeObject *cls, uk_state *st, PyObject *text,
                           uk_on_invalid on_invalid)
 {
-    PyObject *flag = PyObject_GetAttr((PyObject *)cls, st->str_iri);
-    if (flag == NULL) {
-        return NULL;
-    }
-    int iri = PyObject_IsTrue(flag);
-    Py_DECREF(flag);
+    int iri = uk_class_iri(cls, st);
     if (iri < 0) {
         return NULL;
     }
@@ -513,12 +521,7 @@ static PyObject *reference_construct_directly(PyObject *cls, PyObject *unused)
     if (st == NULL) {
         return NULL;
     }
-    PyObject *flag = PyObject_GetAttr(cls, st->str_iri);
-    if (flag == NULL) {
-        return NULL;
-    }
-    int iri = PyObject_IsTrue(flag);
-    Py_DECREF(flag);
+    int iri = uk_class_iri((PyTypeObject *)cls, st);
     if (iri < 0) {
         return NULL;
     }
@@ -700,12 +703,7 @@ static PyObject *reference_replace_query(PyObject *op, PyObject *query)
         if (st == NULL) {
             return NULL;
         }
-        PyObject *flag = PyObject_GetAttr((PyObject *)cls, st->str_iri);
-        if (flag == NULL) {
-            return NULL;
-        }
-        int iri = PyObject_IsTrue(flag);
-        Py_DECREF(flag);
+        int iri = uk_class_iri(cls, st);
         if (iri < 0) {
             return NULL;
         }
