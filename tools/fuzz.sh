@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the libFuzzer targets tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups
-# and its error locator) and tests/fuzz/ops_fuzz.c (its RFC operations: resolution,
+# Build the libFuzzer targets tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups,
+# its error locator and the octet scanner of the column kernel) and tests/fuzz/ops_fuzz.c (its RFC operations: resolution,
 # normalization, remove_dot_segments, percent-encoding) under ASan and UBSan and run each for
 # a bounded time, seeded with bench/urls.txt (and, for the operations, bench/pairs.txt).
 # Exits non-zero on a crash, an invariant failure, a sanitizer report, a timeout or OOM.
