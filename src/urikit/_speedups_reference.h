@@ -498,6 +498,8 @@ static PyObject *uk_construct(PyObject *callable, PyObject *const *args, size_t 
         if (found) {
             return uk_instance(cls, args[0], spans);
         }
+        uk_state *st = uk_state_of(cls);
+        return st == NULL ? NULL : uk_refuse(cls, st, args[0], iri);
     }
     return uk_call_type(callable, args, nargsf, kwnames);
 }
