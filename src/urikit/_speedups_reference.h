@@ -444,12 +444,13 @@ static PyObject *reference_new(PyTypeObject *cls, PyObject *args, PyObject *kwds
 
 /* --- calling the class: cls(text) without a Python frame or an argument tuple ------------ *
  *
- * cls._construct_directly() makes cls(text) for an exact str text that is a reference
- * scan and allocate at once (the vectorcall of the class object, which CPython calls
- * for cls(...)); anything else (another argument, an invalid text) takes the general
- * way, type.__call__ and reference_new, so that the answer and the error are the
- * same.  A class whose __new__ or __init__ is not Reference's takes the general way
- * too.  The vectorcall is the class's own: a subclass does not inherit it. */
+ * cls._construct_directly() makes cls(text) for an exact str text scan and allocate at
+ * once (the vectorcall of the class object, which CPython calls for cls(...)), and raise
+ * the error of uk_refuse when the text is no reference, as reference_new would; any other
+ * call (another argument, a str subclass) takes the general way, type.__call__ and
+ * reference_new, so that the answer and the error are the same.  A class whose __new__
+ * or __init__ is not Reference's takes the general way too.  The vectorcall is the
+ * class's own: a subclass does not inherit it. */
 
 /* type.__call__(callable, *args, **kwargs) from the arguments of a vectorcall. */
 static PyObject *uk_call_type(PyObject *callable, PyObject *const *args, size_t nargsf,
