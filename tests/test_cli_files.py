@@ -484,6 +484,23 @@ def test_usage_errors(
     assert "'url', 'n'" in run_main(capsys, monkeypatch, cases[0][0])[2]
 
 
+def test_a_file_damaged_past_its_first_block_is_one_message(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The records of the rows before the damage are written; then one line, status 2."""
+    rows = 500_000  # past the reader's first block of 4 MiB
+    source = tmp_path / "damaged.csv"
+    source.write_bytes(b"url\n" + b"http://a/\n" * rows + b"x,y,z\n")
+    out = tmp_path / "out.txt"
+    argv = ["validate", "--input", str(source), "--column", "url", "--output", str(out)]
+    status, printed, err = run_main(capsys, monkeypatch, [*argv, "--jobs", "1"])
+    assert (status, printed) == (2, "")
+    assert err.startswith("urikit validate: cannot read ") and err.count("\n") == 1, err
+    assert "as CSV past row" in err
+    written = out.read_text(encoding="utf-8").splitlines()
+    assert 0 < len(written) <= rows and set(written) == {"valid: http://a/"}
+
+
 def test_an_output_that_cannot_be_written_is_status_3(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -44,7 +44,7 @@ POSITIONS = [
     ("http://[1.2.3.4]", 9, None),
     ("http://h:80a/", 11, "port"),  # no "@" in the authority: no userinfo reading
     ("http://h:80a", 11, "port"),
-    ("http://example.com:80a/", 21, "port"),  # issue 16: a bad port, at the "a"
+    ("http://example.com:80a/", 21, "port"),  # a bad port, at the "a" (no "@": no userinfo reading)
     ("http://h:80a@x:y/", 15, "port"),  # an "@" follows: "h:80a" is a userinfo
     ("http://h:8 @x/", 10, None),
     ("http://u@h:80a/", 13, "port"),

@@ -98,7 +98,7 @@ def test_huge_valid_reference_round_trips() -> None:
     assert is_valid(text, "URI")
 
 
-# --- the shapes of issue 17 in the tools above the parser: audit, lenient, extract ---
+# --- hostile shapes in the tools above the parser: audit, lenient, extract ------------
 
 SHAPES: dict[str, Callable[[int], str]] = {
     "space-letter": lambda n: " a b" * (n // 4),

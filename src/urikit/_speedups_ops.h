@@ -22,7 +22,7 @@
  *
  * Each writes the result's text and the spans of its components (ts, in the scanner's
  * order), so the result is a value without a second scan.  The answers are those of
- * resolve.transform_references and normalize.normalize; tests/test_compiled.py holds
+ * resolve.transform_references and normalize.normalize; tests/test_compiled_ops.py holds
  * them together.  And for percent-encoding (RFC 3986 §2.1), over octets:
  *
  *     uk_percent_decode(s, n, out)     the octets of s, each triplet decoded; -1 when a

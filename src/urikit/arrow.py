@@ -328,15 +328,12 @@ def port_number(col: Column, *, iri: bool = False, errors: Errors = "null") -> R
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         split = _kernel().split(chunk, iri, (), ("port_number",))
         _errors_of(chunk, split, iri, errors, start)
-        for row in split.overflow:
-            try:
-                number = (IRI if iri else URI)(chunk[row].as_py()).port_number
-            except URIError as error:
-                if errors == "raise":
+        if errors == "raise":
+            for row in split.overflow:  # above 65535: the scalar error names the port
+                try:
+                    (IRI if iri else URI)(chunk[row].as_py()).port_number  # noqa: B018
+                except URIError as error:
                     raise _row_error(start + row, error) from error
-                continue
-            if errors == "raise":
-                raise URIError(f"row {start + row}: the port number {number} does not fit int64")
         return split.port_number
 
     return _each_chunk(col, answer)

@@ -131,7 +131,7 @@ def host_type(col: dd.Series, *, iri: bool = False) -> Any:
 
 
 def port_number(col: dd.Series, *, iri: bool = False) -> Any:
-    """``URI.port_number`` of each row as int64, null when absent, empty or beyond it."""
+    """``URI.port_number`` of each row as int64, null when absent, empty or above 65535."""
     return _mapped(col, pa.int64(), "port_number", iri=iri)
 
 

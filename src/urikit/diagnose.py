@@ -479,11 +479,7 @@ class Automaton:
 
     def explain(self, row: Row, char: str | None) -> tuple[str, str]:
         """The rule and reason of a failure in ``row`` at ``char`` (``None``: end of input)."""
-        kind = 0 if char is None else self.kinds[self.letters.class_of(char)]
-        info = self._info[id(row)]
-        found = info.failures.get(kind)
-        if found is None:
-            found = info.failures[kind] = self._explain(info, kind)
+        found = self.explain_kind(row, self.kind(char))
         if char is not None and char > "\x7f" and not self.grammar.iri:
             return found[0], _NON_ASCII_REASON
         return found

@@ -132,7 +132,7 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
     ('http://a/%C3%A9', 'http://a/\u00e9')
     """
-    repaired, reports, _ = _repair(text, iri, None)
+    repaired, reports = _repair(text, iri, None)
     return repaired, reports
 
 
@@ -144,20 +144,20 @@ def repair_runs(
     repairs around the reference removed (white space, delimiters, a prefix)
     is read from the reports."""
     runs: list[tuple[int, int, int]] = []
-    repaired, reports, _ = _repair(text, iri, runs)
+    repaired, reports = _repair(text, iri, runs)
     return repaired, reports, runs
 
 
 def _repair(
     text: str, iri: bool, runs: list[tuple[int, int, int]] | None
-) -> tuple[str, list[Report], None]:
+) -> tuple[str, list[Report]]:
     """:func:`repair`; ``runs`` gets the pieces replaced when it is a list."""
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
     valid = is_valid(text, rule)
     if valid and _PREFIX.match(text) is None:
-        return text, [], None
+        return text, []
     reports: list[Report] = []
     start, end = _strip(text, 0, len(text))
     if start:
@@ -194,11 +194,11 @@ def _repair(
     except URIError as exc:
         if valid:
             # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
-            return text, [], None
+            return text, []
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
-    return out, reports, None
+    return out, reports
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:

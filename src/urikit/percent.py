@@ -11,7 +11,7 @@ and never the default.
 With the compiled core (``_store.speedups``), :func:`percent_encode` of text and
 :func:`percent_decode` to UTF-8 run in C where it is sure of the answer (no lone
 surrogate, every "%" a triplet, octets that are UTF-8); everything else, the
-errors included, is the code below.  ``tests/test_compiled.py`` holds both to the
+errors included, is the code below.  ``tests/test_compiled_ops.py`` holds both to the
 same answers.
 """
 

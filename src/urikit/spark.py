@@ -213,7 +213,7 @@ def host_type(col: ColumnOrName, *, iri: bool = False) -> Column:
 
 
 def port_number(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """``URI.port_number`` of each row as a long: null when absent, empty or beyond it."""
+    """``URI.port_number`` of each row as a long: null when absent, empty or above 65535."""
     return _udf(lambda a: arrow.port_number(a, iri=iri), T.LongType(), col, name="port_number")
 
 

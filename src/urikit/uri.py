@@ -62,6 +62,7 @@ from .types import (
     Spec,
     UnicodeForm,
 )
+from .validate import PORT_MAX, port_shown, port_value
 
 if TYPE_CHECKING:
     from pathlib import PurePath
@@ -96,8 +97,6 @@ __all__ = [
 
 _new: Final = object.__new__
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
-_PORT_MAX: Final = 65535  # the largest TCP and UDP port (RFC 9293 §3.1, RFC 768)
-
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 _R = TypeVar("_R", bound="_Reference")
@@ -447,14 +446,11 @@ class _Reference(Store):
         port = self.port
         if not port:
             return None
-        digits = port.lstrip("0")
-        if len(digits) <= 5:  # int() refuses very long digit strings: none is a port
-            number = int(digits or "0")
-            if number <= _PORT_MAX:
-                return number
-        shown = port if len(port) <= 20 else f"of {len(port)} digits"
+        number = port_value(port)
+        if number is not None:
+            return number
         raise URIError(
-            f"the port {shown} is above {_PORT_MAX}, the largest TCP or UDP port number "
+            f"the port {port_shown(port)} is above {PORT_MAX}, the largest TCP or UDP port number "
             "(RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 sets no bound, so the URI itself is valid)",
             text=self._text,
             position=self._span(5)[0],

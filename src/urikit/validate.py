@@ -59,31 +59,52 @@ def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
 PORT_MAX: Final = 65535
 
 
+def port_value(port: str) -> int | None:
+    """The number of the port digits ``port`` (RFC 3986 §3.2.3), or ``None`` when it is
+    above :data:`PORT_MAX`."""
+    digits = port.lstrip("0")
+    if len(digits) <= 5:  # int() refuses very long digit strings: none is a port
+        number = int(digits or "0")
+        if number <= PORT_MAX:
+            return number
+    return None
+
+
+def port_shown(port: str) -> str:
+    """The port digits as an error message shows them: a long run by its length."""
+    return port if len(port) <= 20 else f"of {len(port)} digits"
+
+
+def _spans(text: str, iri: bool) -> tuple[int, ...] | None:
+    """The sixteen ends of the components of the reference ``text`` (see ``_store.scan``)."""
+    if scan is not None:
+        return scan(text, iri)
+    m = (IRI_GRAMMAR if iri else URI_GRAMMAR).reference.fullmatch(text)
+    return None if m is None else tuple(end for g in range(1, 9) for end in m.span(g))
+
+
 def _port_error(text: str, rule: str) -> URIError | None:
     """The error for a port above :data:`PORT_MAX` in ``text``, valid for ``rule``, when
     its scheme has a registered default port; ``None`` otherwise."""
     if rule not in _SCANNED or _SCANNED[rule][3] or ":" not in text:
         return None  # a rule without a scheme (relative-ref) has no scheme to ask
-    grammar = IRI_GRAMMAR if _SCANNED[rule][0] else URI_GRAMMAR
-    m = grammar.reference.fullmatch(text)
-    if m is None or m.group(1) is None or not m.group(5):
-        return None
-    port = m.group(5)
-    digits = port.lstrip("0")
-    if len(digits) <= 5 and int(digits or "0") <= PORT_MAX:
+    ends = _spans(text, _SCANNED[rule][0])
+    if ends is None or ends[0] < 0 or ends[9] <= ends[8]:
+        return None  # no reference, no scheme, or no port digits
+    port = text[ends[8] : ends[9]]
+    if port_value(port) is not None:
         return None
     from .schemes import DEFAULT_REGISTRY  # the registry's tables: loaded on first use
 
-    scheme = DEFAULT_REGISTRY.get(m.group(1))
+    scheme = DEFAULT_REGISTRY.get(text[ends[0] : ends[1]])
     if scheme is None or scheme.default_port is None:
         return None
-    shown = port if len(port) <= 20 else f"of {len(port)} digits"
     return URIError(
-        f"the port {shown} is above {PORT_MAX}: {scheme.name}: (default port "
+        f"the port {port_shown(port)} is above {PORT_MAX}: {scheme.name}: (default port "
         f"{scheme.default_port}) names a TCP or UDP service, and no TCP or UDP port is above "
         f"{PORT_MAX} (RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 itself sets no bound)",
         text=text,
-        position=m.start(5),
+        position=ends[8],
         rule="port",
     )
 

@@ -174,7 +174,7 @@ class Job:
             elif answered is not None and answered[row]:
                 known = {name: values[row] for name, values in fields.items()}
                 if op.key is not None:
-                    key = _digest(op.key(known))
+                    key = digest(op.key(known))
                 text = op.answer(item.text, known) if op.answer is not None else ""
                 records.record(item, *_answered(text, known))
             else:
@@ -192,7 +192,7 @@ class Job:
         self.records.item = item
         try:
             ok, fields = op.one_json(item.text)
-            return _digest(op.key(fields)) if ok else None
+            return digest(op.key(fields)) if ok else None
         except ValueError:
             return None
 
@@ -355,7 +355,7 @@ def _as_type(column: Any, type_: Any, n: int) -> Any:
     return column if column.type == type_ else column.cast(type_)
 
 
-def _digest(key: str) -> bytes:
+def digest(key: str) -> bytes:
     """A 16-byte BLAKE2b digest of a ``--unique`` key: memory grows with the number of
     distinct keys only."""
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import multiprocessing
 import os
 import sys
@@ -85,7 +84,7 @@ def add_options(parser: argparse.ArgumentParser, *, base_column: bool = False) -
             "--base-column",
             metavar="NAME",
             help="resolve each row against the base URI in column NAME of the table; a row "
-            "whose base is null against BASE, when given",
+            "whose base is null or empty against BASE, when given",
         )
     group.add_argument(
         "--output",
@@ -178,11 +177,10 @@ def unique(items: Iterable[_input.Item], key: Callable[[str], str]) -> Iterator[
             yield item
             continue
         try:
-            digest = hashlib.blake2b(key(item.text).encode("utf-8"), digest_size=16)
+            value = _batches.digest(key(item.text))
         except ValueError:
             yield item
             continue
-        value = digest.digest()
         if value not in seen:
             seen.add(value)
             yield item

@@ -185,8 +185,22 @@ class Table(Source):
                 yield batch.slice(start, self.size)
 
     def batches(self) -> Iterator[Batch]:
+        import pyarrow as pa
+
         start = 0
-        for record_batch in self._record_batches():
+        record_batches = self._record_batches()
+        while True:
+            # A file damaged past its first block fails here, after the records of the
+            # rows before it are written: one line saying where, and exit status 2.
+            try:
+                record_batch = next(record_batches, None)
+            except (OSError, pa.ArrowException) as exc:
+                raise UsageError(
+                    f"cannot read {self.path} as {NAMES[self.kind]} past row {start}: "
+                    f"{_reason(exc)}"
+                ) from None
+            if record_batch is None:
+                return
             values = _texts(record_batch.column(self.column), self.column)
             bases = None
             if self.base is not None:
