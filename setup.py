@@ -52,6 +52,8 @@ columns = Extension(
     sources=["src/urikit/_columns.c"],
     depends=[
         "src/urikit/_columns_scan.h",
+        "src/urikit/_speedups_ops.h",
+        "src/urikit/_speedups_ops_kind.h",
         "src/urikit/_speedups_scan.h",
         "src/urikit/_speedups_scan_kind.h",
         "src/urikit/_speedups_tables.h",

@@ -27,6 +27,7 @@ import urikit  # noqa: E402
 from urikit import IRI, URI, URIError  # noqa: E402
 from urikit import _arrow_kernel as kernels  # noqa: E402
 from urikit import arrow as ua  # noqa: E402
+from urikit.schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "tests" / "vectors"
@@ -259,6 +260,76 @@ def test_normalize_forms_the_kernel_writes(level: str) -> None:
             want = scalar(text)
             expected = str(urikit.normalize(text, level=level)) if isinstance(want, URI) else None  # type: ignore[arg-type]
             assert answer == expected, text
+
+
+#: Rows whose normal form the compiled core writes (``uk_normalize_ucs1``): triplets
+#: (RFC 3986 §6.2.2.1, §6.2.2.2), dot-segments (§6.2.2.3), ports and empty paths
+#: (§6.2.3) and the registry's rules, in every component.
+CORE_FORMS = [
+    "http://a/%7e",
+    "HTTP://A/%7Euser/%2f?%41#%7a",
+    "http://a/b/../c",
+    "http://a/./b/.",
+    "https://example.com/../../etc/passwd",
+    "x:/a/./b",
+    "//A/b/../c",
+    "/a/%62/../c",
+    "http://%41%62/",
+    "http://u%7e@a:00080/",
+    "mailto:A@%42.COM,c@D",
+    "urn:%49SBN:x",
+    "file://LocalHost/%7e/./x",
+    "file:/a/../b",
+]
+#: Rows only the scalar API answers: IP literals (RFC 5952 text) and relative-path
+#: references with dot-segments, whose meaning needs a base (§5.2.4).
+SCALAR_FORMS = ["http://[::1]/", "http://[v1.X]/a/../b", "a/./b", "./a", "..", "a/b/.."]
+
+
+@pytest.mark.parametrize("level", ["syntax", "scheme"])
+def test_the_kernel_writes_triplets_and_dot_segments(kernel: str, level: str) -> None:
+    if kernel == "pure":
+        pytest.skip("the pure kernel asks the scalar API for every row")
+    rows = [*CORE_FORMS, *SCALAR_FORMS]
+    asked: list[str] = []
+
+    def fallback(row: int, text: str) -> str:
+        asked.append(text)
+        return str(urikit.normalize(text, level=level))  # type: ignore[arg-type]
+
+    rank = 1 if level == "syntax" else 2
+    column = pa.array(rows, pa.string())
+    got = kernels.KERNEL.map(column, rank, DEFAULT_REGISTRY, fallback).to_pylist()
+    assert asked == SCALAR_FORMS
+    assert got == [str(urikit.normalize(text, level=level)) for text in rows]  # type: ignore[arg-type]
+
+
+def test_normalize_with_a_registry_of_its_own() -> None:
+    """The scheme codes of another registry (RFC 3986 §6.2.3): a default port, an
+    empty path that is "/", a rule of its own, and case rules the kernel defers."""
+    registry = (
+        SchemeRegistry()
+        .with_scheme(Scheme("alpha", default_port=81, empty_path_is_root=True))
+        .with_scheme(Scheme("beta", special_rules=frozenset({"urn-nid"})))
+        .with_scheme(Scheme("gamma", case_insensitive=frozenset({"host", "path"})))
+        .with_scheme(Scheme("http", default_port=8080))
+    )
+    rows = [
+        "ALPHA://H:81",
+        "alpha://h:0081/a/./b",
+        "alpha://h:80",
+        "beta:NID:X/%7e",
+        "Gamma://H/P",
+        "http://a:80/",
+        "http://a:8080",
+        "mailto:a@B.COM",
+        "https://a:443",
+        None,
+    ]
+    for column in columns(rows):
+        got = ua.normalize(column, registry=registry).to_pylist()
+        want = [None if t is None else str(urikit.normalize(t, registry=registry)) for t in rows]
+        assert got == want
 
 
 @settings(max_examples=80, deadline=None)

@@ -19,6 +19,7 @@ from typing import Any, Final
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import IRI, URI, URIError
+from ._fast import scheme_codes
 
 #: The components of RFC 3986 §3, in the order of the scanner's spans.
 COMPONENTS: Final = (
@@ -41,8 +42,6 @@ _HOST_TYPE_NAMES: Final = pa.array(HOST_TYPES, pa.string())
 _INT64_MAX: Final = 2**63 - 1
 #: The largest span of data octets one call may view: a view's offset is an int32.
 _VIEW_SPAN: Final = 2**31 - 1
-#: The scheme rules of urikit.normalize that the C kernel follows, and their flags.
-_RULE_FLAGS: Final = {"mailto-domain": 4, "urn-nid": 8, "file-localhost": 16}
 _HOST_TYPE_BIT: Final = 8
 _PORT_NUMBER_BIT: Final = 9
 
@@ -143,7 +142,7 @@ class CompiledKernel:
 
     def __init__(self, module: ModuleType) -> None:
         self._columns = module
-        self._schemes: dict[int, tuple[Any, tuple[tuple[bytes, int, int], ...]]] = {}
+        self._schemes: dict[int, tuple[Any, tuple[tuple[bytes, int], ...]]] = {}
 
     def split(
         self, chunk: pa.Array, iri: bool, components: Iterable[str], extras: Iterable[str] = ()
@@ -186,28 +185,16 @@ class CompiledKernel:
             start += len(piece)
         return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
 
-    def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int, int], ...]:
-        """The schemes of ``registry`` that normalization treats apart, as the C
-        kernel reads them: (name, default port or -1, flags), sorted by name.  A
-        scheme is special (flag 1) when it has components other than the host
-        without case, or rules of its own that the kernel does not follow; rooted
-        (flag 2) when its empty path is "/" (RFC 3986 §6.2.3); and the rules the
-        kernel follows have a flag each (``_RULE_FLAGS``)."""
+    def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int], ...]:
+        """The schemes of ``registry`` as the C kernel reads them: (lower-case name,
+        code), sorted by name, with the code of ``urikit._fast.scheme_codes`` (what
+        RFC 3986 §6.2.3 normalization needs of the scheme), for the schemes whose
+        code is not 0, the code of a scheme the registry does not know."""
         cached = self._schemes.get(id(registry))
         if cached is not None and cached[0] is registry:
             return cached[1]
-        rows = []
-        for name, spec in registry.items():
-            special = not spec.case_insensitive <= {"host"} or not spec.special_rules <= set(
-                _RULE_FLAGS
-            )
-            flags = special | (2 * bool(spec.empty_path_is_root))
-            for rule in spec.special_rules & set(_RULE_FLAGS):
-                flags |= _RULE_FLAGS[rule]
-            port = -1 if spec.default_port is None else spec.default_port
-            if flags or port >= 0:
-                rows.append((name.encode("ascii"), port, flags))
-        table = tuple(sorted(rows))
+        codes = scheme_codes(registry)
+        table = tuple(sorted((name.encode("ascii"), code) for name, code in codes.items() if code))
         self._schemes[id(registry)] = (registry, table)
         return table
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "_columns_scan.h"
+#include "_speedups_ops.h"
 
 enum { UK_KIND_STRING = 0, UK_KIND_LARGE = 1, UK_KIND_VIEW = 2 };
 
@@ -376,7 +377,8 @@ typedef struct {
     Py_ssize_t n, capacity;
 } uk_extra;
 
-static int extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
+/* Room for n more octets after e->s[0..e->n-1]; 0, or -1 when out of memory. */
+static int extra_reserve(uk_extra *e, Py_ssize_t n)
 {
     if (e->n + n > e->capacity) {
         Py_ssize_t capacity = e->capacity ? e->capacity : 4096;
@@ -389,6 +391,14 @@ static int extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
         }
         e->s = grown;
         e->capacity = capacity;
+    }
+    return 0;
+}
+
+static int extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
+{
+    if (extra_reserve(e, n) < 0) {
+        return -1;
     }
     memcpy(e->s + e->n, s, (size_t)n);
     e->n += n;
@@ -716,55 +726,19 @@ done:
 
 /* --- map ------------------------------------------------------------------------------ */
 
-/* What normalization needs of one scheme of the registry. */
+/* One scheme of the registry whose rules (RFC 3986 §6.2.3) are not those of a scheme
+ * the registry does not know: its lower-case name and its rules, read from its code in
+ * urikit._fast.scheme_codes (uk_scheme_rules_of, _speedups_ops.h). */
 typedef struct {
     const char *name;
     Py_ssize_t n;
-    long default_port; /* -1: none */
-    int flags;
+    uk_scheme_rules rules;
 } uk_scheme;
 
-/* The flags of a scheme: SPECIAL, a rule the kernel leaves to the scalar API;
- * ROOTED, its empty path is "/" (RFC 3986 §6.2.3); and the rules of its own that the
- * kernel follows: the domains of "mailto" (RFC 6068 §2), the NID of "urn" (RFC 8141
- * §3.1) and the local host of "file" (RFC 8089 §2). */
-enum {
-    UK_SCHEME_SPECIAL = 1,
-    UK_SCHEME_ROOTED = 2,
-    UK_RULE_MAILTO = 4,
-    UK_RULE_URN = 8,
-    UK_RULE_FILE = 16
-};
-
-static inline uint8_t lower(uint8_t c)
-{
-    return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
-}
-
-static int has_upper(const uint8_t *s, ptrdiff_t a, ptrdiff_t b)
-{
-    for (ptrdiff_t i = a; i < b; i++) {
-        if (s[i] >= 'A' && s[i] <= 'Z') {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int has_octet(const uint8_t *s, ptrdiff_t a, ptrdiff_t b, uint8_t c)
-{
-    return b > a && memchr(s + a, c, (size_t)(b - a)) != NULL;
-}
-
-static int hex_value(uint8_t c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-/* The scheme of the registry named s[0..n-1], without case (RFC 3986 §3.1): the
- * table's names are lower case and sorted. */
-static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, const uint8_t *s,
-                                    Py_ssize_t n)
+/* The rules of the scheme s[0..n-1], without case (RFC 3986 §3.1): those of the table
+ * (lower-case names, sorted), or of a scheme the registry does not know. */
+static void scheme_rules(const uk_scheme *table, Py_ssize_t count, const uint8_t *s,
+                         Py_ssize_t n, uk_scheme_rules *rules)
 {
     Py_ssize_t lo = 0, hi = count;
     while (lo < hi) {
@@ -773,13 +747,14 @@ static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, co
         Py_ssize_t common = e->n < n ? e->n : n;
         int order = 0;
         for (Py_ssize_t k = 0; k < common && order == 0; k++) {
-            order = (int)lower(s[k]) - (int)(uint8_t)e->name[k];
+            order = (int)uk_ascii_lower(s[k]) - (int)(uint8_t)e->name[k];
         }
         if (order == 0) {
             order = n < e->n ? -1 : n > e->n;
         }
         if (order == 0) {
-            return e;
+            *rules = e->rules;
+            return;
         }
         if (order < 0) {
             hi = mid;
@@ -787,249 +762,11 @@ static const uk_scheme *scheme_find(const uk_scheme *table, Py_ssize_t count, co
             lo = mid + 1;
         }
     }
-    return NULL;
+    uk_scheme_rules_of(0, rules);
 }
 
-/* Does the path s[a..b-1] hold a complete "." or ".." segment (RFC 3986 §3.3)?  Each
- * "." that starts a segment is looked at. */
-static int has_dot_segment(const uint8_t *s, ptrdiff_t a, ptrdiff_t b)
-{
-    const uint8_t *end = s + b;
-    const uint8_t *dot = b > a ? memchr(s + a, '.', (size_t)(b - a)) : NULL;
-    while (dot != NULL) {
-        if (dot == s + a || dot[-1] == '/') {
-            const uint8_t *after = dot + 1;
-            if (after < end && *after == '.') {
-                after++;
-            }
-            if (after == end || *after == '/') {
-                return 1;
-            }
-        }
-        dot = dot + 1 < end ? memchr(dot + 1, '.', (size_t)(end - (dot + 1))) : NULL;
-    }
-    return 0;
-}
-
-/* Append s[a..b-1] to out (when out is not NULL), lower-cased when `fold`; 0, or -1
- * when out of memory. */
-static int emit(uk_extra *out, const uint8_t *s, ptrdiff_t a, ptrdiff_t b, int fold)
-{
-    if (out == NULL || b <= a) {
-        return 0;
-    }
-    Py_ssize_t at = out->n;
-    if (extra_append(out, s + a, b - a) < 0) {
-        return -1;
-    }
-    if (fold) {
-        for (Py_ssize_t k = at; k < out->n; k++) {
-            out->s[k] = lower(out->s[k]);
-        }
-    }
-    return 0;
-}
-
-/* The path s[a..b-1] of a "mailto" URI with the domain of each address folded
- * (RFC 6068 §2: the addresses are separated by ",", the domain follows the last
- * "@" of its address, RFC 5321 §2.4), appended to out when it is not NULL.  Sets
- * *changed when a domain holds upper case; -1 when a domain holds "%" (the scalar
- * API decides), -2 when out of memory, else 0. */
-static int mailto_path(const uint8_t *s, ptrdiff_t a, ptrdiff_t b, uk_extra *out, int *changed)
-{
-    if (!has_octet(s, a, b, '@')) {
-        return emit(out, s, a, b, 0) < 0 ? -2 : 0;
-    }
-    ptrdiff_t start = a;
-    for (ptrdiff_t i = a; i <= b; i++) {
-        if (i < b && s[i] != ',') {
-            continue;
-        }
-        ptrdiff_t at = i - 1;
-        while (at >= start && s[at] != '@') {
-            at--;
-        }
-        if (at >= start) {
-            if (has_octet(s, at + 1, i, '%')) {
-                return -1;
-            }
-            *changed |= has_upper(s, at + 1, i);
-            if (emit(out, s, start, at + 1, 0) < 0 || emit(out, s, at + 1, i, 1) < 0) {
-                return -2;
-            }
-        } else if (emit(out, s, start, i, 0) < 0) {
-            return -2;
-        }
-        if (i < b && emit(out, s, i, i + 1, 0) < 0) {
-            return -2;
-        }
-        start = i + 1;
-    }
-    return 0;
-}
-
-/* The outcomes of normal_form(). */
-enum { UK_NF_UNSURE = -1, UK_NF_SAME = 0, UK_NF_CHANGED = 1, UK_NF_NO_MEMORY = -2 };
-
-/* The normal form of the URI-reference s (spans as scanned) at rank 1 (syntax,
- * RFC 3986 §6.2.2) or 2 (scheme, §6.2.3), as urikit.normalize gives it, for the
- * references whose normal form needs only:
- *
- * - the scheme and a reg-name host in lower case (§6.2.2.1);
- * - at rank 2, the port without leading zeros, and none when empty or the scheme's
- *   default; "/" for an empty path after an authority when the scheme says so; the
- *   rules of "mailto", "urn" and "file" of the registry (§6.2.3).
- *
- * UK_NF_UNSURE for the others, which the scalar API answers: a triplet that
- * §6.2.2.1 or §6.2.2.2 rewrites (lower-case hex, an unreserved octet), a host with
- * "%" or an IP literal, a dot-segment that §6.2.2.3 removes, a scheme with other
- * rules.  UK_NF_SAME when s is its own normal form; UK_NF_CHANGED when it is not,
- * with the normal form appended to out when out is not NULL. */
-static int normal_form(const uint8_t *s, Py_ssize_t n, const ptrdiff_t *sp, int rank,
-                       const uk_scheme *table, Py_ssize_t count, uk_extra *out)
-{
-    ptrdiff_t scheme_end = sp[UK_G_SCHEME + 1];
-    ptrdiff_t after_scheme = scheme_end >= 0 ? scheme_end + 1 : 0;
-    /* §6.2.2.1, §6.2.2.2: a valid reference has a triplet at every "%" */
-    const uint8_t *pct = memchr(s + after_scheme, '%', (size_t)(n - after_scheme));
-    while (pct != NULL) {
-        uint8_t hi = pct[1], lo = pct[2];
-        if ((hi >= 'a' && hi <= 'f') || (lo >= 'a' && lo <= 'f') ||
-            uk_ascii_is((uint32_t)(hex_value(hi) * 16 + hex_value(lo)), UK_UNRESERVED)) {
-            return UK_NF_UNSURE;
-        }
-        pct = memchr(pct + 3, '%', (size_t)(s + n - (pct + 3)));
-    }
-    int changed = 0;
-    const uk_scheme *spec = NULL;
-    if (scheme_end >= 0) {
-        changed |= has_upper(s, 0, scheme_end);
-        if (rank >= 2) {
-            spec = scheme_find(table, count, s, scheme_end);
-            if (spec != NULL && (spec->flags & UK_SCHEME_SPECIAL)) {
-                return UK_NF_UNSURE;
-            }
-        }
-    }
-    int flags = spec != NULL ? spec->flags : 0;
-    ptrdiff_t host = sp[UK_G_HOST], host_end = sp[UK_G_HOST + 1];
-    if (host >= 0 && host_end > host) {
-        if (s[host] == '[' || has_octet(s, host, host_end, '%')) {
-            return UK_NF_UNSURE;
-        }
-        changed |= has_upper(s, host, host_end);
-    }
-    ptrdiff_t path = sp[UK_G_PATH], path_end = sp[UK_G_PATH + 1];
-    /* §6.2.2.3: after a scheme, a path with neither an authority nor a leading "/"
-     * keeps its dots (§1.2.3) */
-    if (has_dot_segment(s, path, path_end) &&
-        (host >= 0 || (path_end > path && s[path] == '/') || scheme_end < 0)) {
-        return UK_NF_UNSURE;
-    }
-    ptrdiff_t port = sp[UK_G_PORT], port_end = sp[UK_G_PORT + 1];
-    int root = 0, authority_added = 0, localhost = 0;
-    if (rank >= 2 && host >= 0) {
-        if (port >= 0) {
-            /* §3.2.3: leading zeros are not significant; an empty port or the
-             * scheme's default is omitted */
-            ptrdiff_t digits = port;
-            while (digits < port_end - 1 && s[digits] == '0') {
-                digits++;
-            }
-            long value = -1;
-            if (port_end - digits <= 9) {
-                value = 0;
-                for (ptrdiff_t i = digits; i < port_end; i++) {
-                    value = value * 10 + (s[i] - '0');
-                }
-            }
-            if (port_end == port || (spec != NULL && spec->default_port >= 0 &&
-                                     port_end > port && value == spec->default_port)) {
-                port = -1;
-                changed = 1;
-            } else if (digits != port) {
-                port = digits;
-                changed = 1;
-            }
-        }
-        if (path_end == path && (flags & UK_SCHEME_ROOTED)) {
-            root = 1;
-            changed = 1;
-        }
-    }
-    if (flags & UK_RULE_FILE) {
-        /* RFC 8089 §2: "localhost", an empty host and no authority name the local
-         * machine; the empty authority is the normal form */
-        if (host < 0) {
-            authority_added = path_end > path && s[path] == '/';
-        } else {
-            localhost = host_end - host == 9 && sp[UK_G_USERINFO] < 0 && port < 0;
-            for (ptrdiff_t k = 0; localhost && k < 9; k++) {
-                localhost = lower(s[host + k]) == (uint8_t) "localhost"[k];
-            }
-        }
-        changed |= authority_added | localhost;
-    }
-    ptrdiff_t nid_end = -1;
-    if (flags & UK_RULE_URN) {
-        /* RFC 8141 §3.1: the NID, up to the first ":" of the path, folds case */
-        const uint8_t *colon =
-            path_end > path ? memchr(s + path, ':', (size_t)(path_end - path)) : NULL;
-        if (colon != NULL) {
-            nid_end = colon - s;
-            if (has_octet(s, path, nid_end, '%')) {
-                return UK_NF_UNSURE;
-            }
-            changed |= has_upper(s, path, nid_end);
-        }
-    }
-    if (flags & UK_RULE_MAILTO) {
-        int found = mailto_path(s, path, path_end, NULL, &changed);
-        if (found < 0) {
-            return UK_NF_UNSURE;
-        }
-    }
-    if (!changed) {
-        return UK_NF_SAME;
-    }
-    if (out == NULL) {
-        return UK_NF_CHANGED;
-    }
-    /* RFC 3986 §5.3, component recomposition */
-    int failed = 0;
-    if (scheme_end >= 0) {
-        failed |= emit(out, s, 0, scheme_end + 1, 1);
-    }
-    if (host >= 0 || authority_added) {
-        failed |= extra_append(out, (const uint8_t *)"//", 2);
-        if (sp[UK_G_USERINFO] >= 0) {
-            failed |= emit(out, s, sp[UK_G_USERINFO], sp[UK_G_USERINFO + 1] + 1, 0);
-        }
-        if (!localhost && host >= 0) {
-            failed |= emit(out, s, host, host_end, 1);
-        }
-        if (port >= 0) {
-            failed |= extra_append(out, (const uint8_t *)":", 1);
-            failed |= emit(out, s, port, port_end, 0);
-        }
-    }
-    if (root) {
-        failed |= extra_append(out, (const uint8_t *)"/", 1);
-    } else if (nid_end >= 0) {
-        failed |= emit(out, s, path, nid_end, 1);
-        failed |= emit(out, s, nid_end, path_end, 0);
-    } else if (flags & UK_RULE_MAILTO) {
-        int ignored = 0;
-        failed |= mailto_path(s, path, path_end, out, &ignored) < 0;
-    } else {
-        failed |= emit(out, s, path, path_end, 0);
-    }
-    failed |= emit(out, s, path_end, n, 0);
-    return failed ? UK_NF_NO_MEMORY : UK_NF_CHANGED;
-}
-
-/* Read the scheme table: a tuple of (name: bytes, default_port: int, flags: int),
- * sorted by name.  The names stay owned by the tuple. */
+/* Read the scheme table: a tuple of (name: bytes, code: int), sorted by name.  The
+ * names stay owned by the tuple. */
 static uk_scheme *schemes_read(PyObject *tuple, Py_ssize_t *count)
 {
     if (!PyTuple_Check(tuple)) {
@@ -1044,8 +781,14 @@ static uk_scheme *schemes_read(PyObject *tuple, Py_ssize_t *count)
     }
     for (Py_ssize_t k = 0; k < *count; k++) {
         uk_scheme *e = &table[k];
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(tuple, k), "y#li;scheme: (name, port, flags)",
-                              &e->name, &e->n, &e->default_port, &e->flags)) {
+        long code;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(tuple, k), "y#l;scheme: (name, code)", &e->name,
+                              &e->n, &code)) {
+            PyMem_Free(table);
+            return NULL;
+        }
+        if (uk_scheme_rules_of(code, &e->rules) < 0) {
+            PyErr_SetString(PyExc_ValueError, "scheme: the code is out of range");
             PyMem_Free(table);
             return NULL;
         }
@@ -1082,9 +825,34 @@ static int put_extra(uk_map *m, Py_ssize_t i, int64_t at)
     return put_view(view, s, n, m->extra_index, at, s) < 0 ? UK_NO_FIT : UK_FINE;
 }
 
+/* The normal form of the URI-reference r (spans as scanned) at rank 1 (syntax, RFC 3986
+ * §6.2.2) or 2 (scheme, §6.2.3, with the rules of the registry's table), written by
+ * uk_normalize_ucs1 into the extra buffer after its end: its length, or -1 when only
+ * the scalar API answers, or -2 when out of memory.  The buffer's end does not move. */
+static ptrdiff_t normal_form(uk_map *m, const uk_row *r, const ptrdiff_t spans[UK_SPANS])
+{
+    if (extra_reserve(&m->extra, uk_normalize_capacity(r->n)) < 0) {
+        return -2;
+    }
+    uk_scheme_rules rules, *at_scheme_level = NULL;
+    if (m->rank >= 2) {
+        if (spans[UK_G_SCHEME] >= 0) {
+            scheme_rules(m->table, m->count, r->s + spans[UK_G_SCHEME],
+                         spans[UK_G_SCHEME + 1] - spans[UK_G_SCHEME], &rules);
+        } else {
+            uk_scheme_rules_of(0, &rules);
+        }
+        at_scheme_level = &rules;
+    }
+    ptrdiff_t normal_spans[UK_SPANS];
+    return uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
+                             normal_spans);
+}
+
 /* The rows map() answers itself, without the GIL: a view of the row when it is its
  * own answer, its normal form in the extra buffer, null for a row that is not a
- * reference when invalid_is_null; every other row goes to m->slow. */
+ * reference when invalid_is_null; every other row goes to m->slow.  The 1-byte
+ * scanner reads the URI grammar, so every row answered here is ASCII. */
 static int map_rows(uk_map *m)
 {
     uk8_table t;
@@ -1100,39 +868,39 @@ static int map_rows(uk_map *m)
             m->failed_row = i;
             return UK_BAD_ROW;
         }
-        int form = UK_NF_UNSURE;
+        ptrdiff_t normal = -1; /* the length of the row's answer, or -1: fallback */
         if (m->rank >= 0) {
             if (uk8_scan(&t, r.s, r.n, spans)) {
-                form = m->rank == 0 ? UK_NF_SAME
-                                    : normal_form(r.s, r.n, spans, m->rank, m->table, m->count,
-                                                  NULL);
+                normal = m->rank == 0 ? r.n : normal_form(m, &r, spans);
+                if (normal == -2) {
+                    return UK_NO_MEMORY;
+                }
             } else if (m->invalid_is_null) {
                 m->fast++;
                 continue;
             }
         }
+        if (normal < 0) {
+            if (rows_append(&m->slow, i) < 0) {
+                return UK_NO_MEMORY;
+            }
+            continue;
+        }
         uint8_t *view = m->views + i * UK_VIEW_SIZE;
-        if (form == UK_NF_SAME) {
-            if (put_slice(view, &r, 0, r.n, m->base) < 0) {
+        int64_t at = m->extra.n;
+        if (m->rank == 0 ||
+            (normal == r.n && memcmp(m->extra.s + at, r.s, (size_t)r.n) == 0)) {
+            if (put_slice(view, &r, 0, r.n, m->base) < 0) { /* the row is its answer */
                 m->failed_row = i;
                 return UK_NO_FIT;
             }
-        } else if (form == UK_NF_CHANGED) {
-            int64_t at = m->extra.n;
-            form = normal_form(r.s, r.n, spans, m->rank, m->table, m->count, &m->extra);
-            if (form == UK_NF_NO_MEMORY) {
-                return UK_NO_MEMORY;
-            }
+        } else {
+            m->extra.n += normal;
             int failure = put_extra(m, i, at);
             if (failure != UK_FINE) {
                 m->failed_row = i;
                 return failure;
             }
-        } else {
-            if (rows_append(&m->slow, i) < 0) {
-                return UK_NO_MEMORY;
-            }
-            continue;
         }
         m->fast++;
         set_bit(m->validity, i);
@@ -1144,9 +912,11 @@ PyDoc_STRVAR(map_doc,
              "map(column, rank, schemes, fallback, base, allocate, invalid_is_null, /)\n--\n\n"
              "A string view column with one answer per row: null for a null row; for a\n"
              "row that is an URI-reference, at rank 0 a view of the row, at rank 1 or 2\n"
-             "its normal form at the syntax or scheme rung (RFC 3986 §6.2.2, §6.2.3, with\n"
-             "schemes the registry's table) when the kernel is sure of it: a view of the\n"
-             "row when it is already normal, else the text in the extra buffer; null for\n"
+             "its normal form at the syntax or scheme rung (RFC 3986 §6.2.2, §6.2.3) by\n"
+             "the compiled operation, when it answers: a view of the row when it is\n"
+             "already normal, else the text in the extra buffer.  schemes is a tuple of\n"
+             "(lower-case name: bytes, code), sorted by name, of the registry's schemes\n"
+             "with a nonzero code in urikit._fast.scheme_codes.  Null for\n"
              "a row that is not one when invalid_is_null; for every other row\n"
              "fallback(index, text), a str or None.  rank -1 calls fallback for every\n"
              "non-null row.  Returns (validity, views, extra, fast): views point into the\n"
