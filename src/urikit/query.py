@@ -521,8 +521,12 @@ def _set_as_written(query: str, name: str, value: str) -> str | None:
         return None
     first, amp, rest = query.partition("&")
     if first.partition("=")[0] == name:
-        return _result(f"{name}={value}{amp}{rest}")  # replaced in its place
-    return _result(f"{query}&{name}={value}")  # appended
+        edited = f"{name}={value}{amp}{rest}"  # replaced in its place
+    else:
+        edited = f"{query}&{name}={value}"  # appended
+    if len(edited) > MAX_QUERY_LENGTH:
+        _too_long(edited, MAX_QUERY_LENGTH)
+    return edited
 
 
 def remove_query_param(query: str | None, name: str, *, codec: Codec = "form") -> str | None:
