@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +14,9 @@ from urikit import IRI, URI, URIError
 from urikit.query import (
     MAX_PARAMS,
     MAX_QUERY_LENGTH,
+    _encode_pairs,
+    _set_as_written,
+    _set_in_pieces,
     add_query_param,
     encode_param,
     has_query_param,
@@ -22,6 +28,7 @@ from urikit.query import (
     set_query_param,
     with_query_params,
 )
+from urikit.types import Codec
 
 # An AWS Signature Version 4 presigned URL: its signature covers the query
 # exactly as written (lower-case hex, "%2F" in the credential).
@@ -534,3 +541,96 @@ def test_an_iri_query_may_hold_iprivate() -> None:
     assert IRI("http://a/")._replace_query("\ue000") == "http://a/?\ue000"
     assert URI("http://a/")._replace_query("\ue000") is None
     assert IRI("http://a/")._replace_query("\u200e") is None  # RFC 3987 §4.1
+
+
+# -- the fast path of set_query_param against the piece-by-piece edit -----------------------
+
+CORPUS = (Path(__file__).resolve().parent.parent / "bench" / "urls.txt").read_text("utf-8")
+# Names and values written as they are, and some that are not (so the fast path declines).
+PLAIN = st.sampled_from(["a", "b", "x", "a_1", "Z9", "_", "utm_source", "a b", "a+b", "%61", ""])
+# Query text dense in the delimiters and in the escapes that decode to "a".
+DENSE = st.lists(
+    st.sampled_from(["a", "b", "x", "=", "&", "+", "%61", "%41", "%", "_", "é"]), max_size=12
+).map("".join)
+
+
+def _outcome(edit: Callable[[], str | None]) -> tuple[str, str | None]:
+    try:
+        return ("ok", edit())
+    except (URIError, TypeError, ValueError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def _check_fast_path(query: str, name: str, value: str, codec: Codec) -> bool:
+    """The fast path, when it answers, answers as the piece-by-piece edit; did it answer?"""
+    fast = _outcome(lambda: _set_as_written(query, name, value))
+    if fast == ("ok", None):
+        return False
+    pairs = _encode_pairs(name, value, codec, False)
+    assert fast == _outcome(lambda: _set_in_pieces(query, name, pairs, codec))
+    assert fast == _outcome(lambda: set_query_param(query, name, value, codec=codec))
+    return True
+
+
+@given(
+    query=queries() | DENSE,
+    name=PLAIN | TEXT,
+    value=PLAIN | TEXT,
+    codec=st.sampled_from(["form", "rfc3986"]),
+)
+def test_set_fast_path_agrees_with_pieces(query: str, name: str, value: str, codec: Codec) -> None:
+    if query:
+        _check_fast_path(query, name, value, codec)
+
+
+def test_set_fast_path_agrees_with_pieces_on_the_corpus() -> None:
+    answered = 0
+    for line in CORPUS.splitlines():
+        query = line.partition("#")[0].partition("?")[2]
+        if not query:
+            continue
+        names = {piece.partition("=")[0] for piece in query.split("&")} | {"a", "utm_source"}
+        # Mutations: the first name written with an escape, a "+", or moved to the end.
+        first = query.partition("&")[0]
+        mutated = [query, "%61" + query, query + "&" + first, query.replace("=", "+=", 1)]
+        for text in mutated:
+            for name in names:
+                for codec in ("form", "rfc3986"):
+                    answered += _check_fast_path(text, name, "x", codec)
+    assert answered > 1000  # the corpus takes the fast path, so the comparison means something
+
+
+@pytest.mark.parametrize("cls", [URI, IRI])
+def test_set_on_references_agrees_with_pieces_on_the_corpus(cls: type[URI]) -> None:
+    for line in CORPUS.splitlines():
+        try:
+            uri = cls(line)
+        except URIError:
+            continue
+        query = uri.query
+        if not query:
+            continue
+        for name in {piece.partition("=")[0] for piece in query.split("&")} | {"a"}:
+            edited = uri.set_query_param(name, "x")
+            expected = _set_in_pieces(query, name, _encode_pairs(name, "x", "form", False), "form")
+            assert (edited.query, edited.fragment, edited.path) == (
+                expected,
+                uri.fragment,
+                uri.path,
+            )
+
+
+def test_set_fast_path_cases() -> None:
+    # Replaced in place, the rest kept byte for byte; appended when absent.
+    assert _set_as_written("a=1&b=2", "a", "x") == "a=x&b=2"
+    assert _set_as_written("a&b=2", "a", "x") == "a=x&b=2"
+    assert _set_as_written("b=2", "a", "x") == "b=2&a=x"
+    assert _set_as_written("ab=2", "a", "x") == "ab=2&a=x"
+    assert _set_as_written("&&", "a", "x") == "&&&a=x"
+    # Declined: a second piece of the name, a "%", a value to encode, a long query.
+    assert _set_as_written("a=1&a=2", "a", "x") is None
+    assert _set_as_written("%61=1", "a", "x") is None
+    assert _set_as_written("a=1", "a", "x y") is None
+    assert _set_as_written("b=1&" * MAX_PARAMS, "a", "x") is None
+    assert set_query_param("%61=1&b=2", "a", "x") == "a=x&b=2"
+    assert set_query_param("a=1&b=2&a=3", "a", "x") == "a=x&b=2"

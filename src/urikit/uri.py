@@ -1071,7 +1071,11 @@ class _Reference(Store):
     def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
         old = self.query
-        query = _query.set_query_param(old, name, value, codec=codec)
+        query = None
+        if old and type(name) is str and type(value) is str and codec in _query.CODECS:
+            query = _query._set_as_written(old, name, value)  # the common case, no split
+        if query is None:
+            query = _query.set_query_param(old, name, value, codec=codec)
         if query == old:
             return self
         made = self._replace_query(query)
