@@ -634,3 +634,12 @@ def test_set_fast_path_cases() -> None:
     assert _set_as_written("b=1&" * MAX_PARAMS, "a", "x") is None
     assert set_query_param("%61=1&b=2", "a", "x") == "a=x&b=2"
     assert set_query_param("a=1&b=2&a=3", "a", "x") == "a=x&b=2"
+
+
+@pytest.mark.parametrize("cls", [URI, IRI])
+def test_a_query_text_with_a_hash_is_refused_where_it_stands(cls: type[URI]) -> None:
+    """A "#" would end the query and start a fragment (RFC 3986 §3.4, §3.5): the edit
+    refuses it at its position rather than reading another query."""
+    with pytest.raises(URIError) as info:
+        cls("http://a/b?x=1")._with_query("a#b", "x=1")
+    assert (info.value.position, info.value.rule) == (12, "query")

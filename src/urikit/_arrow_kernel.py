@@ -39,7 +39,6 @@ STRING_TYPES: Final = (pa.string(), pa.large_string(), pa.string_view())
 _KINDS: Final = {pa.string(): 0, pa.large_string(): 1, pa.string_view(): 2}
 _HOST_TYPE_INDEX: Final = {name: code for code, name in enumerate(HOST_TYPES)}
 _HOST_TYPE_NAMES: Final = pa.array(HOST_TYPES, pa.string())
-_INT64_MAX: Final = 2**63 - 1
 #: The largest span of data octets one call may view: a view's offset is an int32.
 _VIEW_SPAN: Final = 2**31 - 1
 _HOST_TYPE_BIT: Final = 8
@@ -56,8 +55,8 @@ class Split:
     ``ok`` is true for a reference, false for other text, null for a null row;
     ``invalid`` lists the rows that are not references; ``components`` holds the
     string views asked for (null where undefined); ``host_type`` and
-    ``port_number`` likewise; ``overflow`` lists the rows whose port does not fit
-    an int64 (null in ``port_number``).
+    ``port_number`` likewise; ``overflow`` lists the rows whose port is above
+    65535, where ``URI.port_number`` raises (null in ``port_number``).
     """
 
     n: int
@@ -101,10 +100,7 @@ class PureKernel:
             if u is not None and "port_number" in extra:
                 try:
                     port = u.port_number
-                except URIError:
-                    overflow.append(row)
-                if port is not None and port > _INT64_MAX:
-                    port = None
+                except URIError:  # above 65535
                     overflow.append(row)
             ports.append(port)
         result = Split(len(chunk), pa.array(ok, pa.bool_()), invalid, overflow=overflow)

@@ -1062,11 +1062,7 @@ class _Reference(Store):
     def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
         old = self.query
-        query = _query.add_query_param(old, name, value, codec=codec)
-        if query == old:
-            return self
-        made = self._replace_query(query)
-        return self._with_query(query, old) if made is None else made
+        return self._with_query(_query.add_query_param(old, name, value, codec=codec), old)
 
     def set_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference where parameter ``name`` (§3.4) has this value, at its first place."""
@@ -1076,10 +1072,7 @@ class _Reference(Store):
             query = _query._set_as_written(old, name, value)  # the common case, no split
         if query is None:
             query = _query.set_query_param(old, name, value, codec=codec)
-        if query == old:
-            return self
-        made = self._replace_query(query)
-        return self._with_query(query, old) if made is None else made
+        return self._with_query(query, old)
 
     def remove_query_param(self, name: str, *, codec: Codec = "form") -> Self:
         """A new reference without query parameter ``name`` (§3.4); the rest is kept as is."""
@@ -1099,8 +1092,8 @@ class _Reference(Store):
         if query == old:
             return self
         made = self._replace_query(query)
-        if made is not None:
-            return made
+        if made is not None or query is None:  # removing the query always leaves a reference
+            return made if made is not None else self
         # Not a query of this grammar (§3.4): the parse of the new text says where.
         text = self._text
         start, end = self._span(7)
@@ -1108,7 +1101,17 @@ class _Reference(Store):
             start = end = self._span(6)[1]
         else:
             start -= 1  # the "?"
-        return type(self)._parse(f"{text[:start]}?{query}{text[end:]}")
+        new = f"{text[:start]}?{query}{text[end:]}"
+        made = type(self)._parse(new)
+        if made.query != query:  # a "#" ends the query and starts a fragment (§3.5)
+            raise URIError(
+                'a query cannot hold "#", which starts the fragment (§3.4, §3.5); '
+                "percent-encode it as %23",
+                text=new,
+                position=start + 1 + query.index("#"),
+                rule="query",
+            )
+        return made
 
     # -- the path (§3.3) ---------------------------------------------------------------
 
