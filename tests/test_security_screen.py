@@ -172,8 +172,10 @@ def test_verdicts() -> None:
         ("https://a..com/", False),
         ("https://a.com!/", False),
         ("https:a.com", False),
-        ("git://a.com/", False),  # not a scheme the head names
-        ("file://a.com/", False),
+        ("FILE://a.com/x", True),  # a host that is a plain name (RFC 8089 §2)
+        ("file:///x", False),  # the local host: screened
+        ("file://localhost/x", False),
+        ("gopher://a.com/", False),  # not a scheme the head names
         ("javascript://a.com/", False),
     ],
 )

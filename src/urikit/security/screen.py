@@ -75,7 +75,7 @@ def _quiet_scheme(scheme: str, registry: SchemeRegistry) -> bool:
 
 #: The schemes of most URLs, which :data:`PLAIN_HEAD` names itself (those of them
 #: that are quiet in the default registry); the others are screened by :func:`screen`.
-_COMMON_SCHEMES: Final = ("https", "http", "wss", "ws", "ftp")
+_COMMON_SCHEMES: Final = ("https", "http", "wss", "ws", "ftp", "file", "git", "ssh", "sftp")
 #: The beginning of most URLs, matched on a text that is a URI (so ASCII): a scheme
 #: of ``_COMMON_SCHEMES`` (in any case, §3.1), "//" and an authority that is a plain
 #: name (``PLAIN_NAME`` itself) not ending in "localhost", without userinfo or port;
