@@ -25,7 +25,7 @@ from urikit.schemes import DEFAULT_REGISTRY, Scheme
 from urikit.security import differential
 from urikit.security.audit import audit, full_audit
 from urikit.security.reading import _alignment, _body_start
-from urikit.security.screen import ENCODED, LOUD, QUIET, is_quiet, screen
+from urikit.security.screen import ENCODED, LOUD, PLAIN_HEAD, QUIET, is_quiet, screen
 
 BENCH_URLS = Path(__file__).parent.parent / "bench" / "urls.txt"
 CORPUS = BENCH_URLS.read_text(encoding="utf-8").splitlines() if BENCH_URLS.exists() else []
@@ -51,7 +51,14 @@ def same(text: str) -> bool:
     assert audit(ref) == full_audit(ref), text
     quiet = is_quiet(text, ref)
     assert not (quiet and full), (text, full)
+    if plain_head(text):
+        assert screen(text, ref) == QUIET, text  # audit's first test proves no more
     return quiet
+
+
+def plain_head(text: str) -> bool:
+    """The test ``audit`` makes first of a URI ``text``, before :func:`screen`."""
+    return "%" not in text and "--" not in text and PLAIN_HEAD(text) is not None
 
 
 def test_the_screen_serves_most_real_urls(whatwg: str) -> None:
@@ -115,6 +122,22 @@ def test_clean(text: str, whatwg: str) -> None:
         "//a.com/",
         "a/b",
         "",
+        "HTTP://A.LocalHost/",
+        "https://a.b.localhost?x",
+        "https://localhost.a/",
+        "WSS://A.B#c",
+        "ftp://a.1/",
+        "https://a--b.example/",
+        "https://XN--80ak6aa92e.com/",
+        "https://a.b:/",
+        "https://a.b:443/",
+        "https://a.b~/",
+        "https://a..b/",
+        "https://a.b./",
+        "https://a.b/%41",
+        "git://a.b/",
+        "file://a.b/",
+        "http+unix://a.b/",
     ],
 )
 def test_edges(text: str, whatwg: str) -> None:
@@ -128,11 +151,52 @@ def test_verdicts() -> None:
     assert screen("https://127.0.0.1/", URI("https://127.0.0.1/")) == LOUD
 
 
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("https://example.com/a?b#c", True),
+        ("HtTpS://Example.COM", True),
+        ("http://a_b.example?x", True),
+        ("ws://a.example#f", True),
+        ("ftp://a-b.example/", True),
+        ("https://a.localhost/", False),  # the local host (RFC 6761 §6.3)
+        ("https://a.LOCALHOST", False),
+        ("https://xn--80ak6aa92e.com/", False),  # an A-label ("--")
+        ("https://a.com/%2e%2e/", False),  # a triplet
+        ("https://user@a.com/", False),  # userinfo (RFC 3986 §3.2.1)
+        ("https://a.com:8443/", False),  # a port (§3.2.3)
+        ("https://a.com:/", False),
+        ("https://127.0.0.1/", False),  # no plain name: an IPv4address (§3.2.2)
+        ("https://a.0x7f/", False),
+        ("https://[::1]/", False),
+        ("https://a..com/", False),
+        ("https://a.com!/", False),
+        ("https:a.com", False),
+        ("FILE://a.com/x", True),  # a host that is a plain name (RFC 8089 §2)
+        ("file:///x", False),  # the local host: screened
+        ("file://localhost/x", False),
+        ("gopher://a.com/", False),  # not a scheme the head names
+        ("javascript://a.com/", False),
+    ],
+)
+def test_the_plain_head(text: str, plain: bool) -> None:
+    assert plain_head(text) is plain
+    if plain:
+        assert screen(text, URI(text)) == QUIET
+        assert audit(text) == full_audit(text) == []
+
+
 def test_a_registry_that_wraps_a_scheme_is_heard() -> None:
     registry = DEFAULT_REGISTRY.with_scheme(Scheme("wrap", wraps_uri=""))
     text = "wrap:http://127.0.0.1/"
     assert not is_quiet(text, URI(text), registry)
     assert audit(text, registry=registry) == full_audit(text, registry=registry) != []
+    # a registry in which "https" wraps a URL: the plain head is for the default one
+    wrapping = DEFAULT_REGISTRY.with_scheme(Scheme("https", wraps_uri=""))
+    text = "https://example.com/"
+    assert plain_head(text)
+    assert not is_quiet(text, URI(text), wrapping)
+    assert audit(text, registry=wrapping) == full_audit(text, registry=wrapping)
 
 
 @settings(max_examples=400, deadline=None)

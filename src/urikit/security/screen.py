@@ -42,7 +42,7 @@ from .checks import check_octets, check_port, check_userinfo
 from .differential import PLAIN_NAME, PLAIN_USER, SPECIAL_SCHEMES
 from .findings import Reference, identity
 
-__all__ = ["ENCODED", "LOUD", "QUIET", "is_quiet", "screen"]
+__all__ = ["ENCODED", "LOUD", "PLAIN_HEAD", "QUIET", "is_quiet", "screen"]
 
 #: Schemes that a check looks at by name: script and local content, and ``data:``
 #: (its media type).
@@ -71,6 +71,26 @@ def _quiet_scheme(scheme: str, registry: SchemeRegistry) -> bool:
         return False
     known = registry.get(scheme)
     return known is None or known.wraps_uri is None
+
+
+#: The schemes of most URLs, which :data:`PLAIN_HEAD` names itself (those of them
+#: that are quiet in the default registry); the others are screened by :func:`screen`.
+_COMMON_SCHEMES: Final = ("https", "http", "wss", "ws", "ftp", "file", "git", "ssh", "sftp")
+#: The beginning of most URLs, matched on a text that is a URI (so ASCII): a scheme
+#: of ``_COMMON_SCHEMES`` (in any case, §3.1), "//" and an authority that is a plain
+#: name (``PLAIN_NAME`` itself) not ending in "localhost", without userinfo or port;
+#: what follows it is the path, the query or the fragment, or nothing (§3.2, §3.3).
+#: When it matches a text without "%" and without "--" (so without ``xn--`` label),
+#: :func:`screen` says ``QUIET`` in the default registry: so
+#: :func:`~urikit.security.audit` tries it first, with one match and no other call.
+#: A plain name's labels end at "." and its last at a delimiter: one pass decides.
+PLAIN_HEAD: Final = re.compile(
+    "(?i:"
+    + "|".join(name for name in _COMMON_SCHEMES if _quiet_scheme(name, DEFAULT_REGISTRY))
+    + f")://(?:{PLAIN_NAME.pattern})"
+    + "(?<![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt])(?![^/?#])",
+    re.ASCII,
+).match
 
 
 def is_quiet(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTRY) -> bool:
