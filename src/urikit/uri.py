@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from . import bidi as _bidi
     from . import protocol_steps as _protocol_steps
     from . import schemes as _schemes
+    from ._fast import normal_match as _default_normal_match
     from .diagnose import locate
     from .normalize import normalize as normalize_parts
     from .protocol_steps import ParamFilter, Steps
@@ -118,9 +119,7 @@ class _Deferred:
 
     __slots__ = ("_attribute", "_load", "_name")
 
-    def __init__(
-        self, name: str, load: Callable[[], ModuleType], attribute: str | None = None
-    ) -> None:
+    def __init__(self, name: str, load: Callable[[], object], attribute: str | None = None) -> None:
         self._name = name
         self._load = load
         self._attribute = attribute
@@ -208,6 +207,13 @@ def _load_schemes() -> ModuleType:
     return schemes
 
 
+def _load_default_tables() -> object:
+    # the fast-path tables of the default registry, whose ``normal_match`` is bound once
+    from ._fast import default_tables
+
+    return default_tables()
+
+
 def _load_resolve() -> ModuleType:
     # ``from . import resolve`` would give the package's function of that name
     from .resolve import transform_references
@@ -230,6 +236,7 @@ if not TYPE_CHECKING:
     normalize_parts = _Deferred("normalize_parts", _load_normalize, "normalize")
     locate = _Deferred("locate", _load_diagnose, "locate")
     _schemes = _Deferred("_schemes", _load_schemes)
+    _default_normal_match = _Deferred("_default_normal_match", _load_default_tables, "normal_match")
 
 
 class _DefaultRegistry:
@@ -1003,13 +1010,19 @@ class _Reference(Store):
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
+        return self._normalize_parts(level, registry, steps)
+
+    def _normalize_parts(
+        self, level: Level, registry: SchemeRegistry, steps: Steps | None
+    ) -> _Reference:
+        """:meth:`_normalize` by the readable algorithm (``normalize.normalize``) alone."""
         normal = normalize_parts(
             self.parts, level=level, registry=registry, iri=self._grammar.iri, steps=steps
         )
         result: type[_Reference] = type(self)
         if steps is not None and steps.get("idna") == "u-label":
             result = IRI
-        if normal == text and result is type(self):
+        if normal == self._text and result is type(self):
             return self
         return result._parse(normal)
 
@@ -1249,6 +1262,9 @@ class IRI(_Reference):
 URI._construct_directly()
 IRI._construct_directly()
 
+#: A URI from a full match of its grammar (bound once for ``normalize``'s fast road).
+_uri_from_match: Final = URI._from_match
+
 #: A URI or IRI reference.
 AnyURI = URI | IRI
 
@@ -1346,11 +1362,21 @@ def normalize(
                 return target
         else:
             # A string already normal, or close to it, costs one match: that of the answer.
-            if level == "scheme" and (m := _fast.normal_match(uri, registry)) is not None:
-                return URI._from_match(m)
+            if level == "scheme":
+                m = (
+                    _default_normal_match(uri)
+                    if registry is _schemes.DEFAULT_REGISTRY
+                    else _fast.normal_match(uri, registry)
+                )
+                if m is not None:
+                    return _uri_from_match(m)
             quick = _fast.quick_normal_form(uri, level, registry)
-            if quick is not None and (target := URI._scan(quick)) is not None:
-                return target
+            if quick is not None:
+                if (target := URI._scan(quick)) is not None:
+                    return target
+            elif (parsed := URI._scan(uri)) is not None:
+                # the quick test is unsure: the readable road, without trying it again
+                return cast("URI", parsed._normalize_parts(level, registry, None))
     steps = _steps(
         unicode,
         idna,
