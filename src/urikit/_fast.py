@@ -113,7 +113,16 @@ class _Tables:
     ``rooted`` holds the names of the schemes whose empty path is "/".
     """
 
-    __slots__ = ("normal", "normal_encoded", "plain", "registry", "rooted", "schemes", "special")
+    __slots__ = (
+        "changing_triplet",
+        "normal",
+        "normal_encoded",
+        "plain",
+        "registry",
+        "rooted",
+        "schemes",
+        "special",
+    )
 
     def __init__(self, registry: SchemeRegistry) -> None:
         self.registry = registry
@@ -133,6 +142,7 @@ class _Tables:
         self.rooted = frozenset(
             name for name, spec in self.schemes.items() if spec.empty_path_is_root
         )
+        self.changing_triplet = _CHANGING_TRIPLET.search
 
     def quick_normal_form(self, text: str, rank: int) -> str | None:
         """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
@@ -165,12 +175,13 @@ class _Tables:
         return self.with_root_path(text, start[1], start.end())
 
     def normal_match(self, text: str) -> re.Match[str] | None:
-        """:func:`normal_match` for this registry (``uri.py`` binds the default's)."""
+        """:func:`normal_match` for this registry (``uri.normalize`` reads the
+        default's in its own frame, as these lines do)."""
         if "/." in text:
             return None
         if "%" not in text:
             m = self.normal(text)
-        elif _CHANGING_TRIPLET.search(text) is None:
+        elif self.changing_triplet(text) is None:
             m = self.normal_encoded(text)
         else:
             return None

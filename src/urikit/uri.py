@@ -45,7 +45,7 @@ from typing import (
 from urllib.parse import ParseResult, SplitResult
 
 from . import query as _query
-from ._store import Store
+from ._store import Store, compiled
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
@@ -72,7 +72,8 @@ if TYPE_CHECKING:
     from . import bidi as _bidi
     from . import protocol_steps as _protocol_steps
     from . import schemes as _schemes
-    from ._fast import normal_match as _default_normal_match
+    from ._fast import _Tables
+    from ._fast import resolved as _resolved
     from .diagnose import locate
     from .normalize import normalize as normalize_parts
     from .protocol_steps import ParamFilter, Steps
@@ -81,6 +82,8 @@ if TYPE_CHECKING:
     from .resolve import check_base, transform_references
     from .resolve import relativize as relativize_parts
     from .schemes import SchemeRegistry
+
+    _default_tables: _Tables
 
 __all__ = [
     "IRI",
@@ -208,7 +211,7 @@ def _load_schemes() -> ModuleType:
 
 
 def _load_default_tables() -> object:
-    # the fast-path tables of the default registry, whose ``normal_match`` is bound once
+    # the fast-path tables of the default registry (``normalize`` reads them in its frame)
     from ._fast import default_tables
 
     return default_tables()
@@ -236,7 +239,8 @@ if not TYPE_CHECKING:
     normalize_parts = _Deferred("normalize_parts", _load_normalize, "normalize")
     locate = _Deferred("locate", _load_diagnose, "locate")
     _schemes = _Deferred("_schemes", _load_schemes)
-    _default_normal_match = _Deferred("_default_normal_match", _load_default_tables, "normal_match")
+    _resolved = _Deferred("_resolved", _load_fast, "resolved")
+    _default_tables = _Deferred("_default_tables", _load_default_tables)
 
 
 class _DefaultRegistry:
@@ -885,19 +889,11 @@ class _Reference(Store):
         cls = type(self)
         if spec == "rfc3986":
             if (
-                _fast.resolved is not None
-                and type(ref) is str
+                type(ref) is str
                 and (cls is URI or cls is IRI)
-                and (target := _fast.resolved(cls, self._text, ref, strict)) is not None
+                and (target := _resolved(cls, self._text, ref, strict)) is not None
             ):
                 return self if target._text == self._text else target
-            if (
-                cls is URI
-                and type(ref) is str
-                and (fast := _fast.target_text(self._text, self._span, ref))
-                and (target := cls._scan(fast)) is not None
-            ):
-                return target
             text = transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
@@ -1292,24 +1288,14 @@ def resolve(
     >>> str(resolve("http://a/b/c/d;p?q", "../g"))
     'http://a/b/g'
     """
-    if type(base) is str and type(ref) is str and spec == "rfc3986":
-        if (
-            _fast.resolved is not None
-            and (target := _fast.resolved(URI, base, ref, strict)) is not None
-        ):
-            return target
-        parsed = URI._scan(base)
-        if parsed is None:
-            URI._refuse(base)
-        if parsed.scheme is not None:
-            fast = _fast.target_text(base, parsed._span, ref)
-            if fast is not None and (target := URI._scan(fast)) is not None:
-                return target
-            reference = URI._scan(ref)
-            if reference is not None:
-                text = transform_references(parsed.parts, reference.parts, strict=strict)
-                return parsed if text == base else URI._parse(text)
-        return parsed.resolve(ref, strict=strict, spec=spec)
+    if (
+        type(base) is str
+        and type(ref) is str
+        and spec == "rfc3986"
+        and (target := _resolved(URI, base, ref, strict)) is not None
+    ):
+        return target
+    # an error, another spec or a value: the method says which
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
 
 
@@ -1347,8 +1333,6 @@ def normalize(
     >>> str(normalize("HTTP://Example.COM:80"))
     'http://example.com/'
     """
-    if registry is _DEFAULT_REGISTRY:
-        registry = _schemes.DEFAULT_REGISTRY
     if (
         type(uri) is str
         and unicode is None
@@ -1357,19 +1341,35 @@ def normalize(
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
         and (level == "scheme" or level == "syntax")
     ):
+        if not compiled and level == "scheme" and registry is _DEFAULT_REGISTRY and "/." not in uri:
+            # A string already normal, or close to it, costs one match: that of the answer.
+            # These are the lines of ``_fast.normal_match`` for the default registry, read
+            # here so that the common call makes no other call than the answer's.
+            tables = _default_tables
+            if "%" not in uri:
+                m = tables.normal(uri)
+            elif tables.changing_triplet(uri) is None:
+                m = tables.normal_encoded(uri)
+            else:
+                m = None
+            if m is not None:
+                if m[6] or m[2] is None or m[1] not in tables.rooted:
+                    return _uri_from_match(m)
+                rooted = tables.with_root_path(uri, m[1], m.end(2))
+                if (m := tables.normal_encoded(rooted)) is not None:
+                    return _uri_from_match(m)
+        if registry is _DEFAULT_REGISTRY:
+            registry = _schemes.DEFAULT_REGISTRY
         if _fast.normal_reference is not None:
             if (target := _fast.normal_reference(URI, uri, level, registry)) is not None:
                 return target
         else:
-            # A string already normal, or close to it, costs one match: that of the answer.
-            if level == "scheme":
-                m = (
-                    _default_normal_match(uri)
-                    if registry is _schemes.DEFAULT_REGISTRY
-                    else _fast.normal_match(uri, registry)
-                )
-                if m is not None:
-                    return _uri_from_match(m)
+            if (
+                level == "scheme"
+                and registry is not _schemes.DEFAULT_REGISTRY
+                and (m := _fast.normal_match(uri, registry)) is not None
+            ):
+                return _uri_from_match(m)
             quick = _fast.quick_normal_form(uri, level, registry)
             if quick is not None:
                 if (target := URI._scan(quick)) is not None:
@@ -1377,6 +1377,8 @@ def normalize(
             elif (parsed := URI._scan(uri)) is not None:
                 # the quick test is unsure: the readable road, without trying it again
                 return cast("URI", parsed._normalize_parts(level, registry, None))
+    if registry is _DEFAULT_REGISTRY:
+        registry = _schemes.DEFAULT_REGISTRY
     steps = _steps(
         unicode,
         idna,
