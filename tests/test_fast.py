@@ -16,10 +16,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import known_scheme_references, uri_references
 
-from urikit import URI, URIError, normalize, resolve
-from urikit._fast import _CHANGING_TRIPLET, default_tables, normal_match, target_text
+from urikit import IRI, URI, URIError, normalize, resolve
+from urikit._fast import (
+    _CHANGING_TRIPLET,
+    default_tables,
+    normal_match,
+    resolved_by_match,
+    target_text,
+)
 from urikit.components import split
-from urikit.grammar import URI_GRAMMAR
+from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
 from urikit.normalize import LEVELS
 from urikit.normalize import normalize as plain_normalize
 from urikit.resolve import transform_references
@@ -165,3 +171,65 @@ def test_resolution_shortcut_on_real_urls() -> None:
         if m is not None and m.start(1) >= 0:
             for candidate in (ref, "../" + ref.rpartition("/")[2], "#top", "?page=2"):
                 _check_target(base, candidate)
+
+
+# --- resolution on the matches (the pure path's ``resolved``) --------------------------
+
+PAIRS = [
+    tuple(line.split("\t"))
+    for line in (Path(__file__).parent.parent / "bench" / "pairs.txt").read_text().splitlines()
+]
+
+
+def _check_resolved(base: str, ref: str, strict: bool) -> None:
+    """``resolved_by_match`` against ``transform_references`` (RFC 3986 §5.2.2), for
+    URIs and IRIs: the same target, and ``None`` exactly when an operand is not a
+    reference of the class or the base has no scheme."""
+    for cls, grammar in ((URI, URI_GRAMMAR), (IRI, IRI_GRAMMAR)):
+        base_parts, ref_parts = split(base, grammar), split(ref, grammar)
+        got = resolved_by_match(cls, base, ref, strict)
+        if base_parts is None or ref_parts is None or base_parts.scheme is None:
+            assert got is None, (cls, base, ref)
+            continue
+        assert type(got) is cls
+        assert str(got) == transform_references(base_parts, ref_parts, strict=strict), (base, ref)
+
+
+@given(st.sampled_from(BASES), uri_references(), st.booleans())
+def test_resolved_by_match_agrees_with_5_2_2(base: str, ref: str, strict: bool) -> None:
+    _check_resolved(base, ref, strict)
+
+
+@given(
+    st.sampled_from([*BASES, "foo:/a", "foo:a/b", "HTTP://a/b"]),
+    st.text(alphabet="abhtpHTP./?#:%2F@", max_size=14),
+    st.booleans(),
+)
+def test_resolved_by_match_on_schemes_and_dots(base: str, ref: str, strict: bool) -> None:
+    _check_resolved(base, ref, strict)
+
+
+@pytest.mark.parametrize(
+    ("base", "ref"),
+    [
+        ("http://a/b/c/d;p?q", "g:h"),  # RFC 3986 §5.4.1
+        ("http://a/b/c/d;p?q", "http:g"),  # RFC 3986 §5.4.2
+        ("http://a/b/c/d;p?q", "HTTP:g"),
+        ("http://a/b/c/d;p?q", "http://x/./y/../z"),
+        ("http://a/b/c/d;p?q", "ftp:./a"),
+        ("http://a/b/c/d;p?q", "ftp:.a"),
+        ("http://a/b/c/d;p?q", ""),
+        ("http://a/b/c/d;p?q#f", ""),
+        ("foo:/a", "..//b"),
+        ("b", "c"),
+        ("http://a/b", "%zz"),
+    ],
+)
+def test_resolved_by_match_cases(base: str, ref: str) -> None:
+    for strict in (True, False):
+        _check_resolved(base, ref, strict)
+
+
+def test_resolved_by_match_on_the_corpus_pairs() -> None:
+    for base, ref in PAIRS:
+        _check_resolved(base, ref, True)

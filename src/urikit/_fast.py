@@ -11,9 +11,10 @@ With the compiled core (``_store.speedups``), :data:`resolved` and
 :data:`normal_reference` are its operations over the scanner's spans
 (``_speedups_ops.h``), which build the resulting value without parsing it
 again, and :func:`quick_normal_form` is its normalization; on the pure path
-:data:`resolved` and :data:`normal_reference` are ``None`` and the patterns
-below answer.  ``tests/test_compiled.py`` holds the compiled operations to
-the plain algorithms.
+:data:`resolved` is :func:`resolved_by_match`, which reads the matches of the
+grammar without building a value for its operands, :data:`normal_reference` is
+``None``, and the patterns below answer.  ``tests/test_compiled.py`` holds the
+compiled operations to the plain algorithms.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from functools import cache, partial
 from typing import Final, Protocol, TypeVar
 
 from ._store import PureStore, speedups
+from .components import Parts
 from .grammar import URI_GRAMMAR
 from .normalize import HOST_ONLY_CASE, triplet_changes
+from .resolve import transform_references
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "normal_reference",
     "quick_normal_form",
     "resolved",
+    "resolved_by_match",
     "scheme_codes",
     "target_text",
 ]
@@ -109,7 +113,16 @@ class _Tables:
     ``rooted`` holds the names of the schemes whose empty path is "/".
     """
 
-    __slots__ = ("normal", "normal_encoded", "plain", "registry", "rooted", "schemes", "special")
+    __slots__ = (
+        "changing_triplet",
+        "normal",
+        "normal_encoded",
+        "plain",
+        "registry",
+        "rooted",
+        "schemes",
+        "special",
+    )
 
     def __init__(self, registry: SchemeRegistry) -> None:
         self.registry = registry
@@ -129,6 +142,7 @@ class _Tables:
         self.rooted = frozenset(
             name for name, spec in self.schemes.items() if spec.empty_path_is_root
         )
+        self.changing_triplet = _CHANGING_TRIPLET.search
 
     def quick_normal_form(self, text: str, rank: int) -> str | None:
         """The normal form of ``text`` at ``rank`` (1 or 2) found without taking
@@ -159,6 +173,21 @@ class _Tables:
                 if spec is not None and port.lstrip("0") == str(spec.default_port):
                     return None
         return self.with_root_path(text, start[1], start.end())
+
+    def normal_match(self, text: str) -> re.Match[str] | None:
+        """:func:`normal_match` for this registry (``uri.normalize`` reads the
+        default's in its own frame, as these lines do)."""
+        if "/." in text:
+            return None
+        if "%" not in text:
+            m = self.normal(text)
+        elif self.changing_triplet(text) is None:
+            m = self.normal_encoded(text)
+        else:
+            return None
+        if m is None or m[6] or m[2] is None or m[1] not in self.rooted:
+            return m
+        return self.normal_encoded(self.with_root_path(text, m[1], m.end(2)))
 
     def with_root_path(self, text: str, scheme: str, end: int) -> str:
         """``text`` with "/" at ``end``, just after the authority, when the
@@ -196,18 +225,7 @@ def normal_match(text: str, registry: SchemeRegistry = DEFAULT_REGISTRY) -> re.M
     match has the groups of ``Grammar.reference``, so it is also the parse.
     ``None`` when unsure.
     """
-    if "/." in text:
-        return None
-    tables = default_tables() if registry is DEFAULT_REGISTRY else _tables(registry)
-    if "%" not in text:
-        m = tables.normal(text)
-    elif _CHANGING_TRIPLET.search(text) is None:
-        m = tables.normal_encoded(text)
-    else:
-        return None
-    if m is None or m[6] or m[2] is None or m[1] not in tables.rooted:
-        return m
-    return tables.normal_encoded(tables.with_root_path(text, m[1], m.end(2)))
+    return _tables(registry).normal_match(text)
 
 
 def quick_normal_form(
@@ -280,10 +298,43 @@ class _NormalReference(Protocol):
     ) -> _S | None: ...
 
 
+def resolved_by_match(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None:
+    """The target of the str ``ref`` against the str ``base`` (§5.2.2) as a ``cls``,
+    from the matches of its grammar; ``None`` when either is not a reference or
+    ``base`` has no scheme.  The pure path's :data:`resolved`.
+
+    The match of each text is read as it is, with no value built for the base or
+    the reference: :func:`target_text` answers the common references (for a URI),
+    an absolute reference without dot-segments is its own target, and every
+    other one goes to ``resolve.transform_references``.
+    """
+    fullmatch = cls._fullmatch
+    bm = fullmatch(base)
+    if bm is None or bm.start(1) < 0:
+        return None
+    if not cls._iri:
+        text = target_text(base, bm.span, ref)
+        if text is not None and (m := fullmatch(text)) is not None:
+            return cls._from_match(m)
+    rm = fullmatch(ref)
+    if rm is None:
+        return None
+    r_scheme = rm[1]
+    if r_scheme is not None and (strict or r_scheme.lower() != bm[1].lower()):
+        path = rm[6]
+        if "/." not in path and path[:1] != ".":
+            # 5.2.2: T is R, as remove_dot_segments leaves the path as it is (5.2.4)
+            return cls._from_match(rm)
+    text = transform_references(
+        tuple.__new__(Parts, bm.groups()), tuple.__new__(Parts, rm.groups()), strict=strict
+    )
+    return cls._from_match(bm) if text == base else cls._parse(text)
+
+
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
 #: str ``base`` (§5.2.2) as a ``cls``, or ``None`` when either is not a reference
-#: or ``base`` has no scheme; ``None`` itself on the pure path.
-resolved: Final[_Resolved | None] = None if speedups is None else speedups.resolve
+#: or ``base`` has no scheme: the compiled operation, or :func:`resolved_by_match`.
+resolved: Final[_Resolved] = resolved_by_match if speedups is None else speedups.resolve
 
 #: ``normal_reference(cls, text, level, registry)``: the normal form of the str
 #: ``text`` at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3) as a ``cls``, built

@@ -45,7 +45,7 @@ from typing import (
 from urllib.parse import ParseResult, SplitResult
 
 from . import query as _query
-from ._store import Store
+from ._store import Store, compiled
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
@@ -73,6 +73,8 @@ if TYPE_CHECKING:
     from . import bidi as _bidi
     from . import protocol_steps as _protocol_steps
     from . import schemes as _schemes
+    from ._fast import _Tables
+    from ._fast import resolved as _resolved
     from .diagnose import locate
     from .normalize import normalize as normalize_parts
     from .protocol_steps import ParamFilter, Steps
@@ -81,6 +83,8 @@ if TYPE_CHECKING:
     from .resolve import check_base, transform_references
     from .resolve import relativize as relativize_parts
     from .schemes import SchemeRegistry
+
+    _default_tables: _Tables
 
 __all__ = [
     "IRI",
@@ -117,9 +121,7 @@ class _Deferred:
 
     __slots__ = ("_attribute", "_load", "_name")
 
-    def __init__(
-        self, name: str, load: Callable[[], ModuleType], attribute: str | None = None
-    ) -> None:
+    def __init__(self, name: str, load: Callable[[], object], attribute: str | None = None) -> None:
         self._name = name
         self._load = load
         self._attribute = attribute
@@ -207,6 +209,13 @@ def _load_schemes() -> ModuleType:
     return schemes
 
 
+def _load_default_tables() -> object:
+    # the fast-path tables of the default registry (``normalize`` reads them in its frame)
+    from ._fast import default_tables
+
+    return default_tables()
+
+
 def _load_resolve() -> ModuleType:
     # ``from . import resolve`` would give the package's function of that name
     from .resolve import transform_references
@@ -229,6 +238,8 @@ if not TYPE_CHECKING:
     normalize_parts = _Deferred("normalize_parts", _load_normalize, "normalize")
     locate = _Deferred("locate", _load_diagnose, "locate")
     _schemes = _Deferred("_schemes", _load_schemes)
+    _resolved = _Deferred("_resolved", _load_fast, "resolved")
+    _default_tables = _Deferred("_default_tables", _load_default_tables)
 
 
 class _DefaultRegistry:
@@ -874,19 +885,11 @@ class _Reference(Store):
         cls = type(self)
         if spec == "rfc3986":
             if (
-                _fast.resolved is not None
-                and type(ref) is str
+                type(ref) is str
                 and (cls is URI or cls is IRI)
-                and (target := _fast.resolved(cls, self._text, ref, strict)) is not None
+                and (target := _resolved(cls, self._text, ref, strict)) is not None
             ):
                 return self if target._text == self._text else target
-            if (
-                cls is URI
-                and type(ref) is str
-                and (fast := _fast.target_text(self._text, self._span, ref))
-                and (target := cls._scan(fast)) is not None
-            ):
-                return target
             text = transform_references(base, self._same(ref).parts, strict=strict)
         elif spec == "rfc2396":
             text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
@@ -999,13 +1002,19 @@ class _Reference(Store):
                 quick = _fast.quick_normal_form(text, level, registry)
                 if quick is not None:
                     return self if quick is text else type(self)._parse(quick)
+        return self._normalize_parts(level, registry, steps)
+
+    def _normalize_parts(
+        self, level: Level, registry: SchemeRegistry, steps: Steps | None
+    ) -> _Reference:
+        """:meth:`_normalize` by the readable algorithm (``normalize.normalize``) alone."""
         normal = normalize_parts(
             self.parts, level=level, registry=registry, iri=self._grammar.iri, steps=steps
         )
         result: type[_Reference] = type(self)
         if steps is not None and steps.get("idna") == "u-label":
             result = IRI
-        if normal == text and result is type(self):
+        if normal == self._text and result is type(self):
             return self
         return result._parse(normal)
 
@@ -1252,6 +1261,9 @@ class IRI(_Reference):
 URI._construct_directly()
 IRI._construct_directly()
 
+#: A URI from a full match of its grammar (bound once for ``normalize``'s fast road).
+_uri_from_match: Final = URI._from_match
+
 #: A URI or IRI reference.
 AnyURI = URI | IRI
 
@@ -1279,24 +1291,14 @@ def resolve(
     >>> str(resolve("http://a/b/c/d;p?q", "../g"))
     'http://a/b/g'
     """
-    if type(base) is str and type(ref) is str and spec == "rfc3986":
-        if (
-            _fast.resolved is not None
-            and (target := _fast.resolved(URI, base, ref, strict)) is not None
-        ):
-            return target
-        parsed = URI._scan(base)
-        if parsed is None:
-            URI._refuse(base)
-        if parsed.scheme is not None:
-            fast = _fast.target_text(base, parsed._span, ref)
-            if fast is not None and (target := URI._scan(fast)) is not None:
-                return target
-            reference = URI._scan(ref)
-            if reference is not None:
-                text = transform_references(parsed.parts, reference.parts, strict=strict)
-                return parsed if text == base else URI._parse(text)
-        return parsed.resolve(ref, strict=strict, spec=spec)
+    if (
+        type(base) is str
+        and type(ref) is str
+        and spec == "rfc3986"
+        and (target := _resolved(URI, base, ref, strict)) is not None
+    ):
+        return target
+    # an error, another spec or a value: the method says which
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
 
 
@@ -1334,8 +1336,6 @@ def normalize(
     >>> str(normalize("HTTP://Example.COM:80"))
     'http://example.com/'
     """
-    if registry is _DEFAULT_REGISTRY:
-        registry = _schemes.DEFAULT_REGISTRY
     if (
         type(uri) is str
         and unicode is None
@@ -1344,16 +1344,44 @@ def normalize(
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
         and (level == "scheme" or level == "syntax")
     ):
+        if not compiled and level == "scheme" and registry is _DEFAULT_REGISTRY and "/." not in uri:
+            # A string already normal, or close to it, costs one match: that of the answer.
+            # These are the lines of ``_fast.normal_match`` for the default registry, read
+            # here so that the common call makes no other call than the answer's.
+            tables = _default_tables
+            if "%" not in uri:
+                m = tables.normal(uri)
+            elif tables.changing_triplet(uri) is None:
+                m = tables.normal_encoded(uri)
+            else:
+                m = None
+            if m is not None:
+                if m[6] or m[2] is None or m[1] not in tables.rooted:
+                    return _uri_from_match(m)
+                rooted = tables.with_root_path(uri, m[1], m.end(2))
+                if (m := tables.normal_encoded(rooted)) is not None:
+                    return _uri_from_match(m)
+        if registry is _DEFAULT_REGISTRY:
+            registry = _schemes.DEFAULT_REGISTRY
         if _fast.normal_reference is not None:
             if (target := _fast.normal_reference(URI, uri, level, registry)) is not None:
                 return target
         else:
-            # A string already normal, or close to it, costs one match: that of the answer.
-            if level == "scheme" and (m := _fast.normal_match(uri, registry)) is not None:
-                return URI._from_match(m)
+            if (
+                level == "scheme"
+                and registry is not _schemes.DEFAULT_REGISTRY
+                and (m := _fast.normal_match(uri, registry)) is not None
+            ):
+                return _uri_from_match(m)
             quick = _fast.quick_normal_form(uri, level, registry)
-            if quick is not None and (target := URI._scan(quick)) is not None:
-                return target
+            if quick is not None:
+                if (target := URI._scan(quick)) is not None:
+                    return target
+            elif (parsed := URI._scan(uri)) is not None:
+                # the quick test is unsure: the readable road, without trying it again
+                return cast("URI", parsed._normalize_parts(level, registry, None))
+    if registry is _DEFAULT_REGISTRY:
+        registry = _schemes.DEFAULT_REGISTRY
     steps = _steps(
         unicode,
         idna,
