@@ -225,7 +225,7 @@ def print_table(
         )
     if not targets:
         return
-    print("targets (from the issue; informational, nothing is asserted):")
+    print("targets (informational, nothing is asserted):")
     by_label = {r.label: r for r in results}
     for target in targets:
         peer = by_label.get(target.peer)

@@ -4,7 +4,7 @@ Every line of bench/urls.txt is audited (``audit(u)``) and parsed (``URI(u)``), 
 the compiled core and as pure Python (a copy of urikit imported with
 ``URIKIT_NO_EXTENSIONS=1``), in one run: CPU time of the thread, passes taken
 round-robin over the four cases, best of N.  The ratios printed are audit's time
-over the parse's time on the same path; the issue's target is at most 10 times.
+over the parse's time on the same path; the target is at most 10 times.
 A second table splits the corpus into the URLs that give no finding and the rest.
 
 Run: ``python bench/bench_audit.py`` (options: ``--limit N``, ``--repeat N``).
