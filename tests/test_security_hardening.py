@@ -81,6 +81,29 @@ def test_allowed_host_ports_are_ascii_digits() -> None:
     assert not is_safe_redirect("https://[::1]:9/", base=BASE, allowed_hosts=["[::1]:8080"])
 
 
+@pytest.mark.parametrize(
+    "target",
+    [
+        "tcp://127.0.0.1:2388888080/x",
+        "https://example.com:65536/",
+        "//h:99999",
+        "https%3A%2F%2Fexample.com%3A" + "9" * 5000,  # decodes to a port of 5000 digits
+    ],
+)
+def test_a_port_above_65535_in_the_target_is_refused_not_raised(target: str) -> None:
+    findings = redirect_findings(target, base=BASE)
+    assert findings and isinstance(is_safe_redirect(target, base=BASE), bool)
+    if "://" in target:
+        assert [(f.code, f.component) for f in findings] == [("invalid", "port")]
+        assert "65535" in findings[0].message
+
+
+def test_a_base_port_above_65535_is_a_bad_base() -> None:
+    with pytest.raises(URIError) as info:
+        is_safe_redirect("/x", base="https://example.com:65536/")
+    assert info.value.rule == "port" and info.value.position == len("https://example.com:")
+
+
 def test_arguments_of_other_types_are_type_errors() -> None:
     with pytest.raises(TypeError):
         is_safe_redirect(b"/x", base=BASE)  # type: ignore[arg-type]

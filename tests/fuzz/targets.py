@@ -57,6 +57,15 @@ def _reference(text: str, iri: bool) -> URI | IRI | None:
         return None
 
 
+def _port_above_limit(u: URI | IRI) -> bool:
+    """Does ``u`` name a port above 65535, which ``port_number`` refuses?"""
+    try:
+        u.port_number  # noqa: B018
+    except URIError:
+        return True
+    return False
+
+
 def _has_dot_segment(u: URI | IRI) -> bool:
     """Does the path hold "." or ".." (but for the "/." that shields a "//", §3.3)?"""
     path = u.path
@@ -421,7 +430,8 @@ def target_redirect(draw: Draw) -> None:
         )
     except URIError:
         b = _reference(base, iri=False)
-        assert b is None or b.scheme is None or ":" in allowed, "only a bad base or port"
+        bad_base = b is None or b.scheme is None or _port_above_limit(b)
+        assert bad_base or ":" in allowed, "only a bad base or an allowed host's port"
         return
     assert isinstance(safe, bool)
     findings = redirect_findings(target, base=base, allowed_hosts=hosts, allowed_schemes=schemes)

@@ -159,11 +159,14 @@ def _decode_structural(text: str) -> str:
 
 def _destination(
     ref: Reference, base: Reference, registry: SchemeRegistry
-) -> tuple[str, str | None, int | None]:
+) -> tuple[str, str | None, int | str | None]:
     """Where ``ref`` leads from ``base``: scheme, host and port (§5.2, §6.2.3)."""
     target = resolve(base, ref)
     scheme = (target.scheme or "").lower()
-    port = target.port_number
+    try:
+        port: int | str | None = target.port_number
+    except URIError:  # above 65535, which §3.2.3 allows: compared by its digits
+        port = target.port.lstrip("0") if target.port else None
     if port is None:
         port = registry.default_port(scheme)
     host = target.host
@@ -247,6 +250,7 @@ def _as_base(base: object) -> Reference:
             position=0,
             rule="absolute-URI",
         )
+    value.port_number  # noqa: B018  (raises URIError above 65535)
     return value
 
 
@@ -299,6 +303,11 @@ def redirect_findings(
                 (0, len(text)),
             )
         ]
+    if ref.port:
+        try:
+            ref.port_number  # noqa: B018
+        except URIError as error:
+            return [_refuse("invalid", error.reason, ref.span("port") or (0, len(text)), "port")]
     if ref.userinfo is not None:
         return [
             _refuse(
@@ -364,7 +373,7 @@ def is_safe_redirect(
     ``target`` is resolved against ``base`` (RFC 3986 §5.2).  It is refused
     (:func:`redirect_findings` says why, naming the trick) when it
 
-    * is not a strict URI reference (``invalid``);
+    * is not a strict URI reference, or names a port above 65535 (``invalid``);
     * holds a backslash (``backslash``), which browsers read as "/", or a
       percent-encoded one anywhere (``encoded-backslash``: ``/%5Cevil``);
     * holds white space or a control character, raw or percent-encoded
@@ -390,8 +399,8 @@ def is_safe_redirect(
     ``allowed_hosts`` holds host names (``"example.org"``, any port), host
     names with a port (``"example.org:8443"``, ``"[::1]:8080"``) and domains
     (``".example.org"``: the name and every name under it).  ``base`` must be
-    an absolute URI (RFC 3986 §5.1).  A bad base, or an allowed host whose
-    port is not digits, raises :class:`~urikit.URIError`; an argument of
+    an absolute URI (RFC 3986 §5.1) with a port of at most 65535.  A bad base, or
+    an allowed host whose port is not digits, raises :class:`~urikit.URIError`; an argument of
     another type than documented raises :class:`TypeError`.  Any ``str``
     target gives ``True`` or ``False`` and raises nothing.
 
