@@ -226,6 +226,9 @@ def test_the_two_ways_of_repairing_agree(pieces: list[str], iri: bool, delimited
         "http://[::1]/" + "[]#" * 200,
         "<" + " a\n" * 300 + ">",
         "http://a/" + "\u00e9" * 300 + "x" + "\u00e8" * 300,
+        # as many distinct forbidden characters as are replaced one at a time, and one more
+        "http://a/" + "".join(chr(0xE0 + i) + " " for i in range(15)) * 40,
+        "http://a/" + "".join(chr(0xE0 + i) + " " for i in range(16)) * 40,
         # more distinct characters of a kind than a class is built of
         "http://a/" + "".join(chr(0x4E00 + i) + " " + chr(0x3400 + i) for i in range(400)),
     ],

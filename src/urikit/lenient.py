@@ -288,8 +288,7 @@ class _Reporter:
             rest[2] += end - start
 
     def close(self) -> None:
-        if not self.rest:
-            return
+        """Add the reports over the rest, and put every report in the order of its span."""
         for code, (start, end, chars) in self.rest.items():
             report = Report(code, _summary(code, chars), SEVERITIES[code], (start, end), True)
             self.reports.append(report)
@@ -438,7 +437,7 @@ def _encode_all(
     first_hash = body.find("#")
     found: list[Report] = []
     # --- the reports, at most MAX_REPORTS of a code and one over the rest of it
-    forbidden = set("".join(_forbidden_run(grammar, delimited).findall(body)))
+    forbidden = _distinct("".join(_forbidden_run(grammar, delimited).findall(body)))
     by_code: dict[str, list[str]] = {}
     for ch in forbidden:
         by_code.setdefault(_classify(ch)[0], []).append(ch)
@@ -478,8 +477,8 @@ def _encode_all(
             lambda run: _run(_EMBEDDED, run.end() - run.start()), found,
             _matched(body, _SPACE_RUN),
         )  # fmt: skip
-    found.sort(key=lambda r: r.span[0])
     reports.extend(found)
+    reports.sort(key=lambda r: r.span[0])  # as _Reporter.close sorts them
     # --- the repairs, in an order in which none changes what another sees
     out = body
     if "[" in out or "]" in out:  # no "[" or "]" comes before the host (a scheme has none)
@@ -491,9 +490,32 @@ def _encode_all(
         out = _BARE_PERCENT.sub("%25", out)
     if delimited:
         out = _SPACE_RUN.sub("", out)
-    if forbidden:
+    if len(forbidden) <= _FEW:  # a pass in C per character beats translate's per-character lookup
+        for ch in forbidden:
+            out = out.replace(ch, _one(ch)[2])
+    else:
         out = out.translate({ord(ch): _one(ch)[2] for ch in forbidden})
     return out
+
+
+_FEW: Final = 16
+
+
+def _distinct(text: str) -> set[str]:
+    """The distinct characters of ``text``.
+
+    While they are few, one character at a time is taken out with ``str.replace``
+    (a pass in C each, at most ``_FEW`` of them); ``set`` reads what is left, if
+    anything, making an object of every character it reads.
+    """
+    found: set[str] = set()
+    for _ in range(_FEW):
+        if not text:
+            return found
+        found.add(text[0])
+        text = text.replace(text[0], "")
+    found.update(text)
+    return found
 
 
 Rest = Callable[[int], tuple[int, int]]
