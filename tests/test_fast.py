@@ -128,6 +128,22 @@ def test_fast_pattern_cases(text: str, accepted: bool) -> None:
     assert _check_normal_match(text) is accepted
 
 
+@pytest.mark.parametrize(
+    ("text", "trusted"),
+    [("http://a/b?x=/./y", True), ("http://a/b#/../c", True), ("http://a/.well-known/x", False),
+     ("http://a/b/./c", False), ("http://a/b/..", False), ("http://.a/b", True),
+     ("foo:a/./b", False), ("http://a?/.", True), ("mysql://h", True), ("http://a", True)],
+)  # fmt: skip
+def test_normal_match_reads_dots_in_the_path_only(text: str, trusted: bool) -> None:
+    # "/." sends a text the long way only in its path, where a dot-segment can be
+    # (§6.2.2.3); the match, when there is one, is the normal form.
+    m = normal_match(text)
+    assert (m is not None) is trusted
+    if m is not None:
+        assert m.string == plain(text, "scheme")
+        assert str(normalize(text)) == m.string
+
+
 def test_fast_normalize_reports_errors_at_the_input() -> None:
     with pytest.raises(URIError) as info:
         normalize("http://a b")
@@ -163,6 +179,32 @@ def test_resolution_shortcut_agrees_with_5_2_2(base: str, ref: str) -> None:
 @given(st.sampled_from(BASES), st.text(alphabet="ab./?#:%2F@", max_size=12))
 def test_resolution_shortcut_on_dotted_references(base: str, ref: str) -> None:
     _check_target(base, ref)
+
+
+#: RFC 3986 §5.4.1, and leading and final dot-segments, and network-path references.
+SHORTCUT_CASES = [
+    "g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", "g?y#s", ";x", "g;x",
+    "g;x?y#s", ".", "./", "..", "../", "../g", "../..", "../../", "../../g",
+    "../../../g", "../../../../..", "//g/h?y#s", "//g/./h", "./..", "../.", ".././g",
+    "..?y", ".?y", "../..#s", "./g:h", "g:h", "//[::1]:8/x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("ref", SHORTCUT_CASES)
+@pytest.mark.parametrize("base", [*BASES, "http://a/b/c/d;p?q#f", "http://a/b/c/"])
+def test_resolution_shortcut_cases(base: str, ref: str) -> None:
+    _check_target(base, ref)
+
+
+@pytest.mark.parametrize(
+    ("ref", "target"),
+    [(".", "http://a/b/c/"), ("..", "http://a/b/"), ("../..", "http://a/"),
+     ("../../../..", "http://a/"), ("//g/h?y", "http://g/h?y"), ("../../g", "http://a/g")],
+)  # fmt: skip
+def test_resolution_shortcut_answers(ref: str, target: str) -> None:
+    m = URI_GRAMMAR.reference.fullmatch("http://a/b/c/d;p?q")
+    assert m is not None
+    assert target_text(m.string, m.span, ref) == target
 
 
 def test_resolution_shortcut_on_real_urls() -> None:

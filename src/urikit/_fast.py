@@ -20,6 +20,7 @@ compiled operations to the plain algorithms.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from functools import cache, partial
 from typing import Final, Protocol, TypeVar
@@ -36,6 +37,7 @@ __all__ = [
     "normal_reference",
     "quick_normal_form",
     "resolved",
+    "resolved_against",
     "resolved_by_match",
     "scheme_codes",
     "target_text",
@@ -50,41 +52,56 @@ __all__ = [
 # tried first: no userinfo and no port, and group 2 matches when the path is
 # empty; or no authority at all.  _AUTHORITY_START: any authority like that,
 # with its port (group 2) if it has one without leading zeros; the path
-# follows at ``end()``.
-_SCHEME_START: Final = r"([a-z][a-z0-9+.\-]*):"
-_HOST_START: Final = r"[^A-Z\[:/?#%@]*"
-_PLAIN_START: Final = rf"{_SCHEME_START}(?://{_HOST_START}(?:/|()(?=[?#]|\Z))|(?!//))"
+# follows at ``end()``.  Their repetitions, and those of :func:`_normal_reference`,
+# are possessive ("*+", or an atomic group) from Python 3.11 on: what each repeats
+# excludes the delimiter that follows it, so giving characters back could never
+# make a match, and the engine keeps no state to try.  Python 3.10 has neither
+# and reads the plain forms, which match the same text.
+_POSSESSIVE: Final = sys.version_info >= (3, 11)
+_STAR: Final = "*+" if _POSSESSIVE else "*"
+
+
+def _atomic(pattern: str) -> str:
+    return f"(?>{pattern})" if _POSSESSIVE else f"(?:{pattern})"
+
+
+_SCHEME_START: Final = rf"([a-z][a-z0-9+.\-]{_STAR}):"
+_HOST_START: Final = rf"[^A-Z\[:/?#%@]{_STAR}"
+_PLAIN_START: Final = rf"{_SCHEME_START}(?://{_HOST_START}(?:/|()(?![^?#]))|(?!//))"
 _AUTHORITY_START: Final = re.compile(
-    rf"{_SCHEME_START}//(?:[^/?#@]*@)?{_HOST_START}(?::([1-9][0-9]*))?(?=[/?#]|\Z)"
+    rf"{_SCHEME_START}//(?:[^/?#@]*@)?{_HOST_START}(?::([1-9][0-9]*))?(?![^/?#])"
 )
 
 
 def _normal_reference(triplets: bool) -> str:
     """A pattern for the common URI that is valid and already in normal form,
     but for the "/" that an empty path may need at the scheme level (§6.2.3),
-    when it holds no "/." and no triplet that :data:`_CHANGING_TRIPLET` finds:
-    a lower-case scheme (the special schemes are excluded separately), no
-    userinfo or port, a lower-case reg-name host without "%" and a path that is
-    empty or rooted after it.  Path, query and fragment hold triplets only
-    with ``triplets``; the pattern without them is the faster one.
+    when its path holds no "/." and it holds no triplet that
+    :data:`_CHANGING_TRIPLET` finds: a lower-case scheme (the special schemes
+    are excluded separately), no userinfo or port, a lower-case reg-name host
+    without "%" and a path that is empty or rooted after it.  Path, query and
+    fragment hold triplets only with ``triplets``; the pattern without them is
+    the faster one.
 
     Its language is a subset of URI-reference and its groups are those of
     :attr:`Grammar.reference <urikit.grammar.Grammar.reference>`, so a match
     stands in for the full parse; the userinfo and port groups (3 and 5) are
-    there only to keep the numbering and never take part.
+    there only to keep the numbering and never take part ("(){0}").  The
+    optional parts are written as alternatives with an empty one ("(?:x|)"
+    for "(?:x)?", the same language and groups), which the engine tries with
+    less work.
     """
     g = URI_GRAMMAR
     if triplets:
-        path, query, fragment = g.sources["path"], g.sources["query"], g.sources["fragment"]
+        path, query, fragment = (_atomic(g.sources[name]) for name in ("path", "query", "fragment"))
     else:
         path, query, fragment = (
-            f"[{chars}]*" for chars in (g.path_chars, g.query_chars, g.fragment_chars)
+            f"[{chars}]{_STAR}" for chars in (g.path_chars, g.query_chars, g.fragment_chars)
         )
     host = g.reg_name_chars.replace("A-Z", "")
-    never = "(?:(?!)())?"
     return (
-        rf"{_SCHEME_START}(?://({never}([{host}]*){never})(?=[/?#]|\Z)|(?!//))"
-        rf"({path})(?:\?({query}))?(?:#({fragment}))?"
+        rf"{_SCHEME_START}(?://((){{0}}([{host}]{_STAR})(){{0}})(?![^/?#])|(?!//))"
+        rf"({path})(?:\?({query})|)(?:#({fragment})|)"
     )
 
 
@@ -99,7 +116,7 @@ def _changing_triplet_pattern() -> re.Pattern[str]:
 _CHANGING_TRIPLET: Final = _changing_triplet_pattern()
 # A complete "." or ".." segment (§3.3) of a path that begins with "/"; it may
 # also find one in the query or fragment, which only sends the text the long way.
-_DOT_SEGMENT: Final = re.compile(r"/\.\.?(?=[/?#]|\Z)")
+_DOT_SEGMENT: Final = re.compile(r"/\.\.?(?![^/?#])")
 
 
 class _Tables:
@@ -177,15 +194,19 @@ class _Tables:
     def normal_match(self, text: str) -> re.Match[str] | None:
         """:func:`normal_match` for this registry (``uri.normalize`` reads the
         default's in its own frame, as these lines do)."""
-        if "/." in text:
-            return None
-        if "%" not in text:
-            m = self.normal(text)
-        elif self.changing_triplet(text) is None:
+        # The pattern without triplets fails on a "%", and is the faster one.
+        m = self.normal(text)
+        if m is None and "%" in text and self.changing_triplet(text) is None:
             m = self.normal_encoded(text)
-        else:
+        if m is None:
             return None
-        if m is None or m[6] or m[2] is None or m[1] not in self.rooted:
+        # A dot-segment to remove (§6.2.2.3) can only be in a path after an authority
+        # or rooted, and there it follows a "/"; the dots of a rootless path after a
+        # scheme are data, and those of the query and fragment too.
+        path = m[6]
+        if "/." in path:
+            return None
+        if path or m[2] is None or m[1] not in self.rooted:
             return m
         return self.normal_encoded(self.with_root_path(text, m[1], m.end(2)))
 
@@ -316,7 +337,18 @@ def resolved_by_match(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S
         text = target_text(base, bm.span, ref)
         if text is not None and (m := fullmatch(text)) is not None:
             return cls._from_match(m)
-    rm = fullmatch(ref)
+    return resolved_against(cls, bm, ref, strict)
+
+
+def resolved_against(cls: type[_S], bm: re.Match[str], ref: str, strict: bool, /) -> _S | None:
+    """:func:`resolved_by_match` after its shortcut: the target of the str ``ref``
+    against the base whose full match is ``bm`` (it has a scheme), as a ``cls``;
+    ``None`` when ``ref`` is not a reference.  ``uri.resolve`` tries the shortcut in
+    its own frame and comes here when it does not answer."""
+    if ref == "":  # 5.2.2: the base, without its fragment
+        end = bm.start(8)
+        return cls._from_match(bm) if end < 0 else cls._parse(bm.string[: end - 1])
+    rm = cls._fullmatch(ref)
     if rm is None:
         return None
     r_scheme = rm[1]
@@ -328,7 +360,7 @@ def resolved_by_match(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S
     text = transform_references(
         tuple.__new__(Parts, bm.groups()), tuple.__new__(Parts, rm.groups()), strict=strict
     )
-    return cls._from_match(bm) if text == base else cls._parse(text)
+    return cls._from_match(bm) if text == bm.string else cls._parse(text)
 
 
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
@@ -353,15 +385,16 @@ normal_reference: Final[_NormalReference | None] = (
 def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> str | None:
     """The target of the common references, as text, without parsing them; else ``None``.
 
-    ``base`` is the text of the base URI and ``span(g)`` the span of its group
-    ``g`` of ``Grammar.reference``, as ``re.Match.span`` gives it (the
-    references of ``uri.py`` have the same ``_span``).  Each case below is
-    §5.2.2 for a reference without scheme, authority or dot-segments (or with
-    only leading "../" and "./"): the target is a prefix of the base followed
-    by the reference (or by what follows its leading "../" and "./").  There
-    the grammar reads the reference by the rules it would be read by alone, so
-    matching the target also validates it; the caller falls back to parsing
-    the reference when the target does not match.
+    ``base`` is the text of a base URI (it has a scheme) and ``span(g)`` the span
+    of its group ``g`` of ``Grammar.reference``, as ``re.Match.span`` gives it
+    (the references of ``uri.py`` have the same ``_span``).  Each case below is
+    §5.2.2 for a reference without scheme or dot-segments (or with only leading
+    "../" and "./", or that is only "." or ".." after them): the target is a
+    prefix of the base followed by the reference (or by what follows its
+    leading "../" and "./").  There the grammar reads the reference by the
+    rules it would be read by alone, so matching the target also validates it;
+    the caller falls back to parsing the reference when the target does not
+    match.
     """
     if ref == "":
         return None
@@ -372,10 +405,12 @@ def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> 
     start, end = span(6)
     if first == "?":  # T.path = Base.path; T.query = R.query
         return base[:end] + ref
-    if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
-        return None
-    if first == "/":  # an absolute-path reference, not a network-path one
-        return None if ref[1:2] == "/" else base[:start] + ref
+    if first == "/":
+        if "/." in ref:  # maybe a dot-segment (the query is not told apart here)
+            return None
+        if ref[1:2] == "/":  # a network-path reference: T.scheme = Base.scheme
+            return base[: span(1)[1] + 1] + ref
+        return base[:start] + ref  # an absolute-path reference
     path = base[start:end]
     if path[:1] == "/" and "/." not in path:
         directory = path[: path.rfind("/") + 1]  # 5.2.3
@@ -384,6 +419,8 @@ def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> 
     else:
         return None
     if first != ".":
+        if "/." in ref:
+            return None
         colon = ref.find(":")
         if colon >= 0 and "/" not in (head := ref[:colon]) and "?" not in head and "#" not in head:
             return None  # a scheme, or a colon in the first segment (§4.2)
@@ -391,13 +428,18 @@ def target_text(base: str, span: Callable[[int], tuple[int, int]], ref: str) -> 
     skip = 0
     while ref.startswith("../", skip):  # 5.2.4 2A then 2C: up one segment, not above the root
         skip += 3
+    rest = ref[skip:]
+    if rest == "..":  # 2C on the last segment: as "../"
+        skip += 3
+        rest = ""
+    elif rest == ".":  # 2B on the last segment: as "./"
+        rest = ""
+    elif rest[:2] == "./" and not skip:  # 2A then 2B
+        rest = rest[2:]
+    elif not skip:
+        return None
+    if rest[:1] == "." or rest[:1] == "/" or "/." in rest:
+        return None
     if skip:
         directory = path.rsplit("/", skip // 3 + 1)[0] + "/"
-    elif ref.startswith("./"):  # 5.2.4 2A then 2B
-        skip = 2
-    else:
-        return None
-    rest = ref[skip:]
-    if rest[:1] == "." or rest[:1] == "/":
-        return None
     return base[:start] + directory + rest

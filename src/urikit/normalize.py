@@ -308,7 +308,7 @@ def normalize(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    active = check_steps(steps or {})
+    active = check_steps(steps) if steps else {}
     if "unicode" in active:
         text = character_normalization(parts.text(), active["unicode"])
         grammar = IRI_GRAMMAR if iri else URI_GRAMMAR

@@ -45,7 +45,7 @@ from typing import (
 from urllib.parse import ParseResult, SplitResult
 
 from . import query as _query
-from ._store import Store, compiled
+from ._store import Store, _store_match, compiled
 from .components import Parts, check_structure, compose_authority, encode_data, recompose
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
@@ -75,6 +75,8 @@ if TYPE_CHECKING:
     from . import schemes as _schemes
     from ._fast import _Tables
     from ._fast import resolved as _resolved
+    from ._fast import resolved_against as _resolved_against
+    from ._fast import target_text as _target_text
     from .diagnose import locate
     from .normalize import normalize as normalize_parts
     from .protocol_steps import ParamFilter, Steps
@@ -85,6 +87,7 @@ if TYPE_CHECKING:
     from .schemes import SchemeRegistry
 
     _default_tables: _Tables
+    _match_uri: Callable[[str], re.Match[str] | None]
 
 __all__ = [
     "IRI",
@@ -216,6 +219,12 @@ def _load_default_tables() -> object:
     return default_tables()
 
 
+def _load_match_uri() -> object:
+    # ``URI._fullmatch``: the pure path's parse, read when first used (the class
+    # compiles the pattern then)
+    return URI._fullmatch
+
+
 def _load_resolve() -> ModuleType:
     # ``from . import resolve`` would give the package's function of that name
     from .resolve import transform_references
@@ -239,6 +248,9 @@ if not TYPE_CHECKING:
     locate = _Deferred("locate", _load_diagnose, "locate")
     _schemes = _Deferred("_schemes", _load_schemes)
     _resolved = _Deferred("_resolved", _load_fast, "resolved")
+    _resolved_against = _Deferred("_resolved_against", _load_fast, "resolved_against")
+    _target_text = _Deferred("_target_text", _load_fast, "target_text")
+    _match_uri = _Deferred("_match_uri", _load_match_uri)
     _default_tables = _Deferred("_default_tables", _load_default_tables)
 
 
@@ -720,7 +732,8 @@ class _Reference(Store):
         forbids (space, non-ASCII, ``"<>\\^`{|}``, controls) and a "%" that
         starts no triplet are percent-encoded as UTF-8.  Returns
         ``Repaired(uri, reports)``, one :class:`~urikit.report.Report` per
-        repair; what cannot be repaired raises :class:`URIError`.
+        repair (a run of like repairs is one), in the order of their spans in
+        ``text``; what cannot be repaired raises :class:`URIError`.
         """
         repaired, reports = lenient.repair(text, iri=cls._grammar.iri)
         return Repaired(cls(repaired), reports)
@@ -1291,13 +1304,23 @@ def resolve(
     >>> str(resolve("http://a/b/c/d;p?q", "../g"))
     'http://a/b/g'
     """
-    if (
-        type(base) is str
-        and type(ref) is str
-        and spec == "rfc3986"
-        and (target := _resolved(URI, base, ref, strict)) is not None
-    ):
-        return target
+    if type(base) is str and type(ref) is str and spec == "rfc3986":
+        if compiled:
+            if (target := _resolved(URI, base, ref, strict)) is not None:
+                return target
+        elif (bm := _match_uri(base)) is not None and bm.start(1) >= 0:
+            # These are the lines of ``_fast.resolved_by_match`` for a URI, read here so
+            # that the common reference costs no other call than the shortcut's, and the
+            # URI is made from the match here as ``_from_match`` makes it.
+            if (text := _target_text(base, bm.span, ref)) is not None and (
+                m := _match_uri(text)
+            ) is not None:
+                made = _new(URI)
+                _store_match(made, m)
+                return made
+            if (target := _resolved_against(URI, bm, ref, strict)) is not None:
+                return target
+            URI._refuse(ref)  # the one case without a target: ref is no URI-reference
     # an error, another spec or a value: the method says which
     return _as_reference(base).resolve(ref, strict=strict, spec=spec)
 
@@ -1342,44 +1365,52 @@ def normalize(
         and idna is None
         and remove_params is None
         and not (strip_host_dot or form_query or sort_query or drop_empty_query or drop_fragment)
-        and (level == "scheme" or level == "syntax")
     ):
-        if not compiled and level == "scheme" and registry is _DEFAULT_REGISTRY and "/." not in uri:
+        if not compiled and level == "scheme" and registry is _DEFAULT_REGISTRY:
             # A string already normal, or close to it, costs one match: that of the answer.
             # These are the lines of ``_fast.normal_match`` for the default registry, read
-            # here so that the common call makes no other call than the answer's.
+            # here so that the common call makes no other call than the answer's, and the
+            # URI is made from the match here as ``_from_match`` makes it.
             tables = _default_tables
-            if "%" not in uri:
-                m = tables.normal(uri)
-            elif tables.changing_triplet(uri) is None:
+            m = tables.normal(uri)
+            if m is None and "%" in uri and tables.changing_triplet(uri) is None:
                 m = tables.normal_encoded(uri)
-            else:
-                m = None
-            if m is not None:
-                if m[6] or m[2] is None or m[1] not in tables.rooted:
-                    return _uri_from_match(m)
-                rooted = tables.with_root_path(uri, m[1], m.end(2))
-                if (m := tables.normal_encoded(rooted)) is not None:
-                    return _uri_from_match(m)
-        if registry is _DEFAULT_REGISTRY:
-            registry = _schemes.DEFAULT_REGISTRY
-        if _fast.normal_reference is not None:
-            if (target := _fast.normal_reference(URI, uri, level, registry)) is not None:
-                return target
-        else:
-            if (
-                level == "scheme"
-                and registry is not _schemes.DEFAULT_REGISTRY
-                and (m := _fast.normal_match(uri, registry)) is not None
-            ):
-                return _uri_from_match(m)
-            quick = _fast.quick_normal_form(uri, level, registry)
-            if quick is not None:
-                if (target := URI._scan(quick)) is not None:
+            if m is not None and "/." not in (path := m[6]):
+                if path or m[2] is None or m[1] not in tables.rooted:
+                    made = _new(URI)
+                    _store_match(made, m)
+                    return made
+                end = m.end(2)  # the empty path, which §6.2.3 makes "/"
+                if (m := tables.normal_encoded(uri[:end] + "/" + uri[end:])) is not None:
+                    made = _new(URI)
+                    _store_match(made, m)
+                    return made
+        if level == "scheme" or level == "syntax":
+            if registry is _DEFAULT_REGISTRY:
+                registry = _schemes.DEFAULT_REGISTRY
+            if _fast.normal_reference is not None:
+                if (target := _fast.normal_reference(URI, uri, level, registry)) is not None:
                     return target
-            elif (parsed := URI._scan(uri)) is not None:
-                # the quick test is unsure: the readable road, without trying it again
-                return cast("URI", parsed._normalize_parts(level, registry, None))
+            else:
+                if (
+                    level == "scheme"
+                    and registry is not _schemes.DEFAULT_REGISTRY
+                    and (m := _fast.normal_match(uri, registry)) is not None
+                ):
+                    return _uri_from_match(m)
+                quick = _fast.quick_normal_form(uri, level, registry)
+                if quick is not None:
+                    if (target := URI._scan(quick)) is not None:
+                        return target
+                elif (m := _match_uri(uri)) is not None:
+                    # the quick test is unsure: the readable road, without trying it again
+                    parts = tuple.__new__(Parts, m.groups())
+                    normal = normalize_parts(parts, level=level, registry=registry)
+                    if normal != uri:
+                        return URI._parse(normal)
+                    made = _new(URI)
+                    _store_match(made, m)
+                    return made
     if registry is _DEFAULT_REGISTRY:
         registry = _schemes.DEFAULT_REGISTRY
     steps = _steps(
