@@ -220,8 +220,10 @@ def test_a_built_error_is_an_ordinary_uri_error() -> None:
         _speedups.locate("a b", 0)  # type: ignore[arg-type]
 
 
-def test_a_subclass_with_another_rule_keeps_its_refuse() -> None:
-    """The compiled core raises its error only for the reference rule of the grammar."""
+@pytest.mark.parametrize("direct", [False, True])
+def test_a_subclass_with_another_rule_keeps_its_refuse(direct: bool) -> None:
+    """The compiled core raises its error only for the reference rule of the grammar,
+    whether the class is called through type.__call__ or its own vectorcall."""
 
     class Absolute(URI):
         __slots__ = ()
@@ -231,7 +233,16 @@ def test_a_subclass_with_another_rule_keeps_its_refuse() -> None:
         def _refuse(cls, text: str) -> None:
             raise diagnose.locate(text, URI_GRAMMAR, "absolute-URI")
 
+    class Reference(URI):
+        __slots__ = ()
+
+    if direct:
+        Absolute._construct_directly()
+        Reference._construct_directly()
     with pytest.raises(URIError) as info:
         Absolute("a b")
     expected = _outcome(diagnose.locate("a b", URI_GRAMMAR, "absolute-URI"))
     assert _outcome(info.value) == expected
+    with pytest.raises(URIError) as info:
+        Reference("http://a b")
+    assert _outcome(info.value) == _outcome(diagnose.locate("http://a b", URI_GRAMMAR, URI._rule))

@@ -39,6 +39,7 @@ typedef struct {
     PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
     PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
     PyObject *error_slots[4]; /* URIError's descriptors of the fields */
+    Py_ssize_t error_offsets[4]; /* where a slot of an object field lies, else 0 */
     PyObject *errors_name; /* "urikit.errors", beside this module in its package */
     PyObject *uri_error;  /* urikit.errors.URIError, beside this module */
 } uk_state;

@@ -139,9 +139,19 @@ static int uk_scan_text(PyObject *text, int iri, ptrdiff_t spans[UK_SPANS])
 
 /* --- the error of an invalid text ------------------------------------------------------ */
 
-/* Import urikit.errors.URIError into st->uri_error, and the descriptors of its four
- * slots into st->error_slots (NULL for a field without one).  Done when the module is
- * made, so that nothing changes in the state afterwards. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define UK_T_OBJECT_EX Py_T_OBJECT_EX
+#define UK_READONLY Py_READONLY
+#else
+#include <structmember.h>
+#define UK_T_OBJECT_EX T_OBJECT_EX
+#define UK_READONLY READONLY
+#endif
+
+/* Import urikit.errors.URIError into st->uri_error, the descriptors of its four slots
+ * into st->error_slots (NULL for a field without one) and, for a slot that holds any
+ * object, where it lies in the instance into st->error_offsets (0 for the others).
+ * Done when the module is made, so that nothing changes in the state afterwards. */
 static int uk_import_error_type(uk_state *st)
 {
     PyObject *errors = PyImport_Import(st->errors_name);
@@ -169,6 +179,14 @@ static int uk_import_error_type(uk_state *st)
             Py_CLEAR(slot);
         }
         st->error_slots[k] = slot;
+        st->error_offsets[k] = 0;
+        if (slot != NULL) {
+            const PyMemberDef *member = ((PyMemberDescrObject *)slot)->d_member;
+            if (member->type == UK_T_OBJECT_EX && !(member->flags & UK_READONLY) &&
+                member->offset > 0) {
+                st->error_offsets[k] = member->offset;
+            }
+        }
     }
     return 0;
 }
@@ -256,6 +274,11 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
     int ok = position != NULL;
     for (int k = 0; ok && k < 4; k++) {
         PyObject *slot = st->error_slots[k];
+        if (st->error_offsets[k] > 0) { /* as the descriptor would store it */
+            Py_XSETREF(*(PyObject **)((char *)error + st->error_offsets[k]),
+                       Py_NewRef(values[k]));
+            continue;
+        }
         ok = (slot != NULL ? Py_TYPE(slot)->tp_descr_set(slot, error, values[k])
                            : PyObject_SetAttr(error, st->fields[k], values[k])) == 0;
     }
@@ -267,21 +290,33 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri)
     return error;
 }
 
-/* Raise the error for the exact str text, which is not a reference of the grammar
- * (iri): from C when cls._rule is the reference rule of that grammar, as
- * urikit.uri's _refuse would raise it, else by calling cls._refuse(text). */
-static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int iri)
+/* 1 when cls._rule is the reference rule of the grammar (iri), 0 when it is not, -1
+ * with an error. */
+static int uk_refuses_as_reference(PyTypeObject *cls, uk_state *st, int iri)
 {
     PyObject *rule = PyObject_GetAttr((PyObject *)cls, st->str_rule);
     if (rule == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            return NULL;
+            return -1;
         }
         PyErr_Clear();
+        return 0;
     }
-    int ours = rule != NULL && PyUnicode_Check(rule) &&
-               PyUnicode_Compare(rule, st->rules[iri != 0]) == 0;
-    Py_XDECREF(rule);
+    int ours = rule == st->rules[iri != 0] ||
+               (PyUnicode_Check(rule) && PyUnicode_Compare(rule, st->rules[iri != 0]) == 0);
+    Py_DECREF(rule);
+    return ours;
+}
+
+/* Raise the error for the exact str text, which is not a reference of the grammar
+ * (iri): from C when the class refuses as a reference (ours, or ours < 0 to ask
+ * uk_refuses_as_reference), as urikit.uri's _refuse would raise it, else by calling
+ * cls._refuse(text). */
+static PyObject *uk_refuse_as(PyTypeObject *cls, uk_state *st, PyObject *text, int iri, int ours)
+{
+    if (ours < 0 && (ours = uk_refuses_as_reference(cls, st, iri)) < 0) {
+        return NULL;
+    }
     if (ours) {
         PyObject *error = uk_locate_error(st, text, iri);
         if (error == NULL) {
@@ -301,6 +336,11 @@ static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int 
                      cls->tp_name);
     }
     return NULL;
+}
+
+static PyObject *uk_refuse(PyTypeObject *cls, uk_state *st, PyObject *text, int iri)
+{
+    return uk_refuse_as(cls, st, text, iri, -1);
 }
 
 /* Does an instance of cls hold nothing but what uk_reference holds? */
@@ -450,7 +490,9 @@ static PyObject *reference_new(PyTypeObject *cls, PyObject *args, PyObject *kwds
  * call (another argument, a str subclass) takes the general way, type.__call__ and
  * reference_new, so that the answer and the error are the same.  A class whose __new__
  * or __init__ is not Reference's takes the general way too.  The vectorcall is the
- * class's own: a subclass does not inherit it. */
+ * class's own: a subclass does not inherit it.  Whether the class refuses as a
+ * reference (its _rule, a class constant) is read once, when the vectorcall is set,
+ * and chooses one of four. */
 
 /* type.__call__(callable, *args, **kwargs) from the arguments of a vectorcall. */
 static PyObject *uk_call_type(PyObject *callable, PyObject *const *args, size_t nargsf,
@@ -486,7 +528,7 @@ static PyObject *uk_call_type(PyObject *callable, PyObject *const *args, size_t 
 }
 
 static PyObject *uk_construct(PyObject *callable, PyObject *const *args, size_t nargsf,
-                              PyObject *kwnames, int iri)
+                              PyObject *kwnames, int iri, int ours)
 {
     PyTypeObject *cls = (PyTypeObject *)callable;
     if (PyVectorcall_NARGS(nargsf) == 1 && kwnames == NULL && PyUnicode_CheckExact(args[0]) &&
@@ -500,22 +542,22 @@ static PyObject *uk_construct(PyObject *callable, PyObject *const *args, size_t 
             return uk_instance(cls, args[0], spans);
         }
         uk_state *st = uk_state_of(cls);
-        return st == NULL ? NULL : uk_refuse(cls, st, args[0], iri);
+        return st == NULL ? NULL : uk_refuse_as(cls, st, args[0], iri, ours);
     }
     return uk_call_type(callable, args, nargsf, kwnames);
 }
 
-static PyObject *uk_construct_uri(PyObject *callable, PyObject *const *args, size_t nargsf,
-                                  PyObject *kwnames)
-{
-    return uk_construct(callable, args, nargsf, kwnames, 0);
-}
+#define UK_CONSTRUCT(NAME, IRI, OURS)                                                        \
+    static PyObject *NAME(PyObject *callable, PyObject *const *args, size_t nargsf,          \
+                          PyObject *kwnames)                                                 \
+    {                                                                                        \
+        return uk_construct(callable, args, nargsf, kwnames, IRI, OURS);                     \
+    }
 
-static PyObject *uk_construct_iri(PyObject *callable, PyObject *const *args, size_t nargsf,
-                                  PyObject *kwnames)
-{
-    return uk_construct(callable, args, nargsf, kwnames, 1);
-}
+UK_CONSTRUCT(uk_construct_uri, 0, 0)
+UK_CONSTRUCT(uk_construct_iri, 1, 0)
+UK_CONSTRUCT(uk_construct_uri_reference, 0, 1)
+UK_CONSTRUCT(uk_construct_iri_reference, 1, 1)
 
 static PyObject *reference_construct_directly(PyObject *cls, PyObject *unused)
 {
@@ -528,7 +570,15 @@ static PyObject *reference_construct_directly(PyObject *cls, PyObject *unused)
     if (iri < 0) {
         return NULL;
     }
-    ((PyTypeObject *)cls)->tp_vectorcall = iri ? uk_construct_iri : uk_construct_uri;
+    int ours = uk_refuses_as_reference((PyTypeObject *)cls, st, iri);
+    if (ours < 0) {
+        return NULL;
+    }
+    static vectorcallfunc const construct[2][2] = {
+        {uk_construct_uri, uk_construct_uri_reference},
+        {uk_construct_iri, uk_construct_iri_reference},
+    };
+    ((PyTypeObject *)cls)->tp_vectorcall = construct[iri != 0][ours];
     Py_RETURN_NONE;
 }
 
@@ -934,7 +984,8 @@ static PyMethodDef reference_methods[] = {
      "A reference from a full match of the grammar's reference pattern."},
     {"_construct_directly", (PyCFunction)reference_construct_directly, METH_NOARGS | METH_CLASS,
      "Make cls(text) scan and build without type.__call__'s argument tuple; cls keeps\n"
-     "the grammar its _iri selects now (a subclass calls this for itself)."},
+     "the grammar its _iri selects now, and whether its _rule is that grammar's reference\n"
+     "rule, whose errors are then made in C (a subclass calls this for itself)."},
     {"_validator", (PyCFunction)reference_validator, METH_O | METH_STATIC,
      "is_valid(text, rule='URI-reference') deciding the reference rules by one scan\n"
      "and leaving every other call to fallback (urikit.validate)."},

@@ -107,7 +107,8 @@ class PureStore:
     @classmethod
     def _construct_directly(cls) -> None:
         """Make cls(text) scan and build without type.__call__'s argument tuple; cls keeps
-        the grammar its _iri selects now (a subclass calls this for itself)."""
+        the grammar its _iri selects now, and whether its _rule is that grammar's reference
+        rule, whose errors are then made in C (a subclass calls this for itself)."""
         # The compiled store's class call; here cls(text) is already __new__ alone.
 
     @staticmethod
