@@ -421,3 +421,59 @@ def test_generated_references(rows: list[str | None]) -> None:
             ]
         else:
             assert (row is None) == (want is None)
+
+
+AUTHORITIES = [
+    "//a:b:c@d/p",
+    "//a:1",
+    "//a:b@c:2/p?q#f",
+    "//u%41:p%3A@h%2e/x",
+    "//h:x/",
+    "//h:",
+    "//:@:",
+    "//@",
+    "//a@b@c",
+    "//[::1]:80/a",
+    "//[v1.x]",
+    "//h:80:90",
+    "//h%4",
+    "//h/ü",
+    "http://0123456789ab:65536",
+    "http://0123456789abc/0123456789ab",
+    "s://a%25:b%3a%40@host.example.org:8080/0123456789abcdef?012#345",
+    "a",
+    "",
+]
+
+
+def test_authorities_and_view_lengths() -> None:
+    """Userinfo, host and port in every arrangement, and components of 12 and 13
+    octets (the longest string a view holds inline and the shortest it does not),
+    with the last row at the end of its data."""
+    for rows in (AUTHORITIES, [*AUTHORITIES, *AUTHORITIES[:5]], AUTHORITIES[::-1]):
+        for column in columns(rows):
+            got = ua.parse(column).to_pylist()
+            for text, row in zip(rows, got, strict=True):
+                want = scalar(text)
+                if isinstance(want, URIError):
+                    assert row["valid"] is False, text
+                else:
+                    assert [row[name] for name in kernels.COMPONENTS] == [
+                        getattr(want, name) for name in kernels.COMPONENTS
+                    ], text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), uri_references()), max_size=30))
+def test_generated_uri_references(rows: list[str | None]) -> None:
+    for column in columns(rows):
+        got = ua.parse(column, fields=["valid", *kernels.COMPONENTS]).to_pylist()
+        for text, row in zip(rows, got, strict=True):
+            want = scalar(text)
+            if isinstance(want, URI):
+                assert row["valid"] is True
+                assert [row[name] for name in kernels.COMPONENTS] == [
+                    getattr(want, name) for name in kernels.COMPONENTS
+                ]
+            else:
+                assert (row is None) == (want is None)

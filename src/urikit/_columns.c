@@ -28,8 +28,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "_columns_scan.h"
 #include "_speedups_ops.h"
+
+/* UK_COLD: a function for the rare cases, kept out of the loops that call it so that
+ * they stay small; UK_NOINLINE: a function compiled on its own. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UK_COLD __attribute__((noinline, cold))
+#define UK_NOINLINE __attribute__((noinline))
+#else
+#define UK_COLD
+#define UK_NOINLINE
+#endif
 
 enum { UK_KIND_STRING = 0, UK_KIND_LARGE = 1, UK_KIND_VIEW = 2 };
 
@@ -262,6 +277,29 @@ static uint8_t *out_new(uk_out *o, PyObject *allocate, Py_ssize_t size, int zero
     return (uint8_t *)o->view.buf;
 }
 
+/* Map in the pages of buf[0..size-1] before they are written, with one call to the
+ * kernel rather than a page fault a page (Linux 5.14 and later; elsewhere, or when
+ * the kernel refuses, the pages fault in as they are written).  Runs without the
+ * GIL. */
+static void out_prefault(uint8_t *buf, Py_ssize_t size)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || size < 64 * (Py_ssize_t)page) {
+        return;
+    }
+    uintptr_t mask = (uintptr_t)page - 1;
+    uintptr_t from = ((uintptr_t)buf + mask) & ~mask;
+    uintptr_t to = ((uintptr_t)buf + (uintptr_t)size) & ~mask;
+    if (to > from) {
+        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)buf;
+    (void)size;
+#endif
+}
+
 static void out_release(uk_out *o)
 {
     if (o->held) {
@@ -277,16 +315,22 @@ typedef struct {
     Py_ssize_t n, capacity;
 } uk_rows;
 
+static UK_COLD int rows_grow(uk_rows *r)
+{
+    Py_ssize_t capacity = r->capacity ? 2 * r->capacity : 16;
+    Py_ssize_t *grown = PyMem_RawRealloc(r->rows, (size_t)capacity * sizeof(Py_ssize_t));
+    if (grown == NULL) {
+        return -1;
+    }
+    r->rows = grown;
+    r->capacity = capacity;
+    return 0;
+}
+
 static int rows_append(uk_rows *r, Py_ssize_t row)
 {
-    if (r->n == r->capacity) {
-        Py_ssize_t capacity = r->capacity ? 2 * r->capacity : 16;
-        Py_ssize_t *grown = PyMem_RawRealloc(r->rows, (size_t)capacity * sizeof(Py_ssize_t));
-        if (grown == NULL) {
-            return -1;
-        }
-        r->rows = grown;
-        r->capacity = capacity;
+    if (r->n == r->capacity && rows_grow(r) < 0) {
+        return -1;
     }
     r->rows[r->n++] = row;
     return 0;
@@ -460,13 +504,11 @@ static int32_t utf8_next(const uint8_t *s, Py_ssize_t n, Py_ssize_t *i)
 
 /* uk_scan over the UTF-8 octets s[0..n-1], with spans as octet offsets: 1 on a
  * match, 0 when the row is not a reference (or not UTF-8), -1 when out of memory
- * (with no exception set: this runs without the GIL). */
-static int scan_utf8(const uk8_table *t, const uint8_t *s, Py_ssize_t n, int iri,
-                     ptrdiff_t spans[UK_SPANS], uk_scratch *w)
+ * (with no exception set: this runs without the GIL).  scan_iri reads the IRI
+ * grammar, scan_utf8 either. */
+static UK_COLD int scan_iri(const uint8_t *s, Py_ssize_t n, ptrdiff_t spans[UK_SPANS],
+                            uk_scratch *w)
 {
-    if (!iri) {
-        return uk8_scan(t, s, n, spans);
-    }
     Py_ssize_t ascii = 0;
     while (ascii < n && s[ascii] < 0x80) {
         ascii++;
@@ -505,6 +547,12 @@ static int scan_utf8(const uk8_table *t, const uint8_t *s, Py_ssize_t n, int iri
         }
     }
     return 1;
+}
+
+static inline int scan_utf8(const uk8_table *t, const uint8_t *s, Py_ssize_t n, int iri,
+                            ptrdiff_t spans[UK_SPANS], uk_scratch *w)
+{
+    return iri ? scan_iri(s, n, spans, w) : uk8_scan(t, s, n, spans);
 }
 
 /* --- split ------------------------------------------------------------------------ */
@@ -548,73 +596,242 @@ typedef struct {
     Py_ssize_t failed_row;
 } uk_split;
 
+/* The 8 by 8 bit matrix of x (bit 8 * j + k) transposed (to bit 8 * k + j): byte j
+ * of the components defined in row j becomes byte k of the rows where component k is
+ * defined. */
+static inline uint64_t transpose_bits(uint64_t x)
+{
+    uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAULL;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCULL;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ULL;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define UK_WIDE_VIEWS 1
+/* For a string of k octets, k = min(n, 13): the octets kept of the first 8 and of
+ * the next 4 read from its start (a string longer than 12 keeps its first 4 as the
+ * prefix). */
+static const uint64_t keep_first[14] = {
+    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF, 0xFFFFFFFFFFFFFF,
+    UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+};
+static const uint32_t keep_next[14] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0,
+};
+
+/* The view of s[0..n-1] as put_view writes it, for 0 <= n <= INT32_MAX when 12
+ * octets can be read from s on; `far` is the second word of the view of a string
+ * longer than 12 (its data buffer, then its offset).  Without branches on n. */
+static inline void put_view_wide(uint8_t *view, const uint8_t *s, ptrdiff_t n, uint64_t far)
+{
+    size_t k = n < UK_VIEW_INLINE + 1 ? (size_t)n : UK_VIEW_INLINE + 1;
+    uint64_t low;
+    uint32_t high;
+    memcpy(&low, s, 8);
+    memcpy(&high, s + 8, 4);
+    low &= keep_first[k];
+    uint64_t first = (uint64_t)(uint32_t)n | (low << 32);
+    uint64_t near = (low >> 32) | ((uint64_t)(high & keep_next[k]) << 32);
+    uint64_t long_string = 0 - (uint64_t)(n > UK_VIEW_INLINE); /* all ones or none */
+    uint64_t second = (far & long_string) | (near & ~long_string);
+    memcpy(view, &first, 8);
+    memcpy(view + 8, &second, 8);
+}
+#else
+#define UK_WIDE_VIEWS 0
+#endif
+
+/* Whether the views of every slice of row r can be written by put_view_wide: 12
+ * octets can be read after the row, and every offset from base fits an int32. */
+static inline int row_is_wide(const uk_row *r, int64_t base)
+{
+    if (!UK_WIDE_VIEWS || r->limit - (r->s + r->n) < UK_VIEW_INLINE || r->at < base ||
+        r->n > INT32_MAX) {
+        return 0;
+    }
+    return (uint64_t)r->at - (uint64_t)base <= (uint64_t)(INT32_MAX - r->n);
+}
+
+/* The views of the wanted components of row r (spans as scanned) at row i, one by
+ * one; their bits (1 << component) in *defined.  0, or -1 when one does not fit a
+ * view. */
+static UK_COLD int put_components_narrow(uint8_t *const *values, const int *want, int nwant,
+                                         Py_ssize_t i, const uk_row *r,
+                                         const ptrdiff_t spans[UK_SPANS], int64_t base,
+                                         unsigned *defined)
+{
+    unsigned here = 0;
+    int misfit = 0;
+    for (int k = 0; k < nwant; k++) {
+        int g = want[k];
+        uint8_t *view = values[g] + i * UK_VIEW_SIZE;
+        ptrdiff_t a = spans[2 * g];
+        if (a < 0) {
+            memset(view, 0, UK_VIEW_SIZE);
+            continue;
+        }
+        here |= 1u << g;
+        misfit |= put_slice(view, r, a, spans[2 * g + 1], base);
+    }
+    *defined = here;
+    return misfit;
+}
+
+#if UK_WIDE_VIEWS
+/* The view of component g of the row s, spans a, b (-1, -1 when it is undefined), at
+ * octet `at` of values, with bit g of *defined set when it is defined; `far` is the
+ * second word of the view of a long string at the row's first octet. */
+static inline void put_component_wide(uint8_t *values, Py_ssize_t at, const uint8_t *s,
+                                      uint64_t far, ptrdiff_t a, ptrdiff_t b, unsigned g,
+                                      unsigned *defined)
+{
+    uint8_t *view = values + at;
+    if (a < 0) {
+        memset(view, 0, UK_VIEW_SIZE);
+        return;
+    }
+    *defined |= 1u << g;
+    put_view_wide(view, s + a, b - a, far + ((uint64_t)a << 32));
+}
+#endif
+
+/* put_components_narrow, with put_view_wide when the row allows it; mask has bit g
+ * for each component g in want. */
+static inline int put_components(uint8_t *const *values, const int *want, int nwant,
+                                 unsigned mask, Py_ssize_t i, const uk_row *r,
+                                 const ptrdiff_t spans[UK_SPANS], int64_t base,
+                                 unsigned *defined)
+{
+#if UK_WIDE_VIEWS
+    if (row_is_wide(r, base)) {
+        unsigned here = 0;
+        const uint8_t *s = r->s;
+        uint64_t far = (uint32_t)r->buffer | (((uint64_t)r->at - (uint64_t)base) << 32);
+        Py_ssize_t at = i * UK_VIEW_SIZE;
+        /* one call a component, so that each is compiled with its number known */
+#define UK_PUT_WIDE(g)                                                                     \
+    if (mask & (1u << (g))) {                                                              \
+        put_component_wide(values[g], at, s, far, spans[2 * (g)], spans[2 * (g) + 1], (g), \
+                           &here);                                                         \
+    }
+        UK_PUT_WIDE(0)
+        UK_PUT_WIDE(1)
+        UK_PUT_WIDE(2)
+        UK_PUT_WIDE(3)
+        UK_PUT_WIDE(4)
+        UK_PUT_WIDE(5)
+        UK_PUT_WIDE(6)
+        UK_PUT_WIDE(7)
+#undef UK_PUT_WIDE
+        *defined = here;
+        return 0;
+    }
+#else
+    (void)mask;
+#endif
+    return put_components_narrow(values, want, nwant, i, r, spans, base, defined);
+}
+
+/* The views of the wanted components of row i, when it is null or not a reference. */
+static UK_COLD void put_nulls(uint8_t *const *values, const int *want, int nwant, Py_ssize_t i)
+{
+    for (int k = 0; k < nwant; k++) {
+        memset(values[want[k]] + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
+    }
+}
+
+/* The host type and port number of row i, when asked for: UK_FINE or UK_NO_MEMORY. */
+static UK_NOINLINE int put_numbers(uk_split *o, Py_ssize_t i, const uk_row *r,
+                                   const ptrdiff_t spans[UK_SPANS])
+{
+    uint8_t *type_values = o->values[UK_OUT_HOST_TYPE];
+    uint8_t *port_values = o->values[UK_OUT_PORT_NUMBER];
+    ptrdiff_t host = spans[UK_G_HOST], port = spans[UK_G_PORT];
+    if (type_values != NULL && host >= 0) {
+        set_bit(o->bits[UK_OUT_HOST_TYPE], i);
+        type_values[i] = (uint8_t)host_code(r->s + host, spans[UK_G_HOST + 1] - host);
+    }
+    if (port_values != NULL && port >= 0 && spans[UK_G_PORT + 1] > port) {
+        int64_t number;
+        if (port_value(r->s + port, spans[UK_G_PORT + 1] - port, &number)) {
+            set_bit(o->bits[UK_OUT_PORT_NUMBER], i);
+            memcpy(port_values + i * 8, &number, 8);
+        } else if (rows_append(&o->overflow, i) < 0) {
+            return UK_NO_MEMORY;
+        }
+    }
+    return UK_FINE;
+}
+
 /* Scan every row of c into o: UK_FINE, or the failure, with its row in o->failed_row.
- * Touches no Python object, so it runs with the GIL released. */
-static int split_rows(const uk_column *c, int iri, int64_t base, uk_split *o)
+ * Touches no Python object, so it runs with the GIL released.  The bitmaps of
+ * validity, ok and the components are written a byte (8 rows) at a time. */
+static UK_NOINLINE int split_rows(const uk_column *c, int iri, int64_t base, uk_split *o)
 {
     uk8_table table;
     uk8_table_init(&table);
     uk_scratch w = {NULL, NULL, 0};
     ptrdiff_t spans[UK_SPANS];
     int failure = UK_FINE;
-    uint8_t *type_values = o->values[UK_OUT_HOST_TYPE];
-    uint8_t *port_values = o->values[UK_OUT_PORT_NUMBER];
-    for (Py_ssize_t i = 0; i < c->length; i++) {
-        if (column_is_null(c, i)) {
-            for (int k = 0; k < o->nwant; k++) {
-                memset(o->values[o->want[k]] + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
-            }
-            continue;
-        }
-        set_bit(o->validity, i);
-        uk_row r;
-        if (column_row(c, i, &r) < 0) {
-            failure = UK_BAD_ROW;
-            o->failed_row = i;
-            break;
-        }
-        int found = scan_utf8(&table, r.s, r.n, iri, spans, &w);
-        if (found <= 0) {
-            if (found < 0 || rows_append(&o->invalid, i) < 0) {
-                failure = UK_NO_MEMORY;
-                break;
-            }
-            for (int k = 0; k < o->nwant; k++) {
-                memset(o->values[o->want[k]] + i * UK_VIEW_SIZE, 0, UK_VIEW_SIZE);
-            }
-            continue;
-        }
-        set_bit(o->ok, i);
-        int misfit = 0;
-        for (int k = 0; k < o->nwant; k++) {
-            int g = o->want[k];
-            uint8_t *view = o->values[g] + i * UK_VIEW_SIZE;
-            ptrdiff_t a = spans[2 * g];
-            if (a < 0) {
-                memset(view, 0, UK_VIEW_SIZE);
+    int numbers = o->values[UK_OUT_HOST_TYPE] != NULL || o->values[UK_OUT_PORT_NUMBER] != NULL;
+    uint8_t *values[UK_OUT_COMPONENTS];
+    int want[UK_OUT_COMPONENTS], nwant = o->nwant;
+    memcpy(values, o->values, sizeof(values));
+    memcpy(want, o->want, sizeof(want));
+    unsigned mask = 0;
+    for (int k = 0; k < nwant; k++) {
+        mask |= 1u << want[k];
+    }
+    Py_ssize_t length = c->length;
+    for (Py_ssize_t block = 0; block < length && failure == UK_FINE; block += 8) {
+        Py_ssize_t stop = length - block < 8 ? length : block + 8;
+        unsigned valid_bits = 0, ok_bits = 0;
+        uint64_t defined = 0; /* byte j: the components defined in row block + j */
+        for (Py_ssize_t i = block; i < stop; i++) {
+            unsigned bit = 1u << (i - block);
+            if (column_is_null(c, i)) {
+                put_nulls(values, want, nwant, i);
                 continue;
             }
-            set_bit(o->bits[g], i);
-            misfit |= put_slice(view, &r, a, spans[2 * g + 1], base);
-        }
-        if (misfit) {
-            failure = UK_NO_FIT;
-            o->failed_row = i;
-            break;
-        }
-        ptrdiff_t host = spans[UK_G_HOST], port = spans[UK_G_PORT];
-        if (type_values != NULL && host >= 0) {
-            set_bit(o->bits[UK_OUT_HOST_TYPE], i);
-            type_values[i] = (uint8_t)host_code(r.s + host, spans[UK_G_HOST + 1] - host);
-        }
-        if (port_values != NULL && port >= 0 && spans[UK_G_PORT + 1] > port) {
-            int64_t number;
-            if (port_value(r.s + port, spans[UK_G_PORT + 1] - port, &number)) {
-                set_bit(o->bits[UK_OUT_PORT_NUMBER], i);
-                memcpy(port_values + i * 8, &number, 8);
-            } else if (rows_append(&o->overflow, i) < 0) {
-                failure = UK_NO_MEMORY;
+            valid_bits |= bit;
+            uk_row r;
+            if (column_row(c, i, &r) < 0) {
+                failure = UK_BAD_ROW;
+                o->failed_row = i;
                 break;
+            }
+            int found = scan_utf8(&table, r.s, r.n, iri, spans, &w);
+            if (found <= 0) {
+                if (found < 0 || rows_append(&o->invalid, i) < 0) {
+                    failure = UK_NO_MEMORY;
+                    break;
+                }
+                put_nulls(values, want, nwant, i);
+                continue;
+            }
+            ok_bits |= bit;
+            unsigned here;
+            if (put_components(values, want, nwant, mask, i, &r, spans, base, &here) < 0) {
+                failure = UK_NO_FIT;
+                o->failed_row = i;
+                break;
+            }
+            defined |= (uint64_t)here << (8 * (i - block));
+            if (numbers && (failure = put_numbers(o, i, &r, spans)) != UK_FINE) {
+                break;
+            }
+        }
+        o->validity[block >> 3] = (uint8_t)valid_bits;
+        o->ok[block >> 3] = (uint8_t)ok_bits;
+        if (nwant > 0) {
+            uint64_t by_component = transpose_bits(defined);
+            for (int k = 0; k < nwant; k++) {
+                int g = want[k];
+                o->bits[g][block >> 3] = (uint8_t)(by_component >> (8 * g));
             }
         }
     }
@@ -684,6 +901,9 @@ static PyObject *split(PyObject *module, PyObject *args)
     }
     int failure;
     Py_BEGIN_ALLOW_THREADS
+    for (int k = 0; k < o.nwant; k++) {
+        out_prefault(o.values[o.want[k]], n * UK_VIEW_SIZE);
+    }
     failure = split_rows(&c, iri, base, &o);
     Py_END_ALLOW_THREADS
     if (failure != UK_FINE) {

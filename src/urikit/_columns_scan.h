@@ -11,7 +11,9 @@
  * - a run of a class reads four octets per step while all four are members;
  * - the authority is read once: its *( userinfo ) run stops at "@" exactly when there
  *   is a userinfo (RFC 3986 §3.2.1), and otherwise the host is the part of that run
- *   before its first ":", as reg-name is userinfo without ":" (RFC 3986 §3.2.2).
+ *   before its first ":", as reg-name is userinfo without ":" (RFC 3986 §3.2.2); the
+ *   run is read as a reg-name run, continued as a userinfo run from a ":" that ends
+ *   it, so the end of the host is known without a second look.
  *
  * Every step looks at each octet a bounded number of times, allocates nothing and
  * reads only s[0..n-1].
@@ -36,6 +38,20 @@ static inline void uk8_table_init(uk8_table *t)
     }
 }
 
+/* The end of the maximal run of one class bit from i, without pct-encoded. */
+static inline ptrdiff_t uk8_run(const uk8_table *t, const uint8_t *s, ptrdiff_t i,
+                                ptrdiff_t end, unsigned bit)
+{
+    const uint16_t *of = t->of;
+    while (end - i >= 4 && (of[s[i]] & of[s[i + 1]] & of[s[i + 2]] & of[s[i + 3]] & bit)) {
+        i += 4;
+    }
+    while (i < end && (of[s[i]] & bit)) {
+        i++;
+    }
+    return i;
+}
+
 /* The end of the maximal *( class / pct-encoded ) run from i, for one class bit;
  * pct-encoded = "%" HEXDIG HEXDIG (RFC 3986 §2.1), "%" being in no class. */
 static inline ptrdiff_t uk8_star(const uk8_table *t, const uint8_t *s, ptrdiff_t i,
@@ -43,12 +59,7 @@ static inline ptrdiff_t uk8_star(const uk8_table *t, const uint8_t *s, ptrdiff_t
 {
     const uint16_t *of = t->of;
     for (;;) {
-        while (end - i >= 4 && (of[s[i]] & of[s[i + 1]] & of[s[i + 2]] & of[s[i + 3]] & bit)) {
-            i += 4;
-        }
-        while (i < end && (of[s[i]] & bit)) {
-            i++;
-        }
+        i = uk8_run(t, s, i, end, bit);
         if (end - i > 2 && s[i] == '%' && (of[s[i + 1]] & of[s[i + 2]] & UK_HEXDIG)) {
             i += 3;
             continue;
@@ -70,10 +81,7 @@ static inline int uk8_scan(const uk8_table *t, const uint8_t *s, ptrdiff_t n,
 
     /* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":" (RFC 3986 §3.1) */
     if (n > 0 && (of[s[0]] & UK_SCHEME_FIRST)) {
-        ptrdiff_t j = 1;
-        while (j < n && (of[s[j]] & UK_SCHEME)) {
-            j++;
-        }
+        ptrdiff_t j = uk8_run(t, s, 1, n, UK_SCHEME);
         if (j < n && s[j] == ':') {
             spans[UK_G_SCHEME] = 0;
             spans[UK_G_SCHEME + 1] = j;
@@ -87,8 +95,15 @@ static inline int uk8_scan(const uk8_table *t, const uint8_t *s, ptrdiff_t n,
         i += 2;
         spans[UK_G_AUTHORITY] = i;
         /* [ userinfo "@" ] (RFC 3986 §3.2.1): no "@" is in userinfo, host or port,
-         * so the userinfo run ends at "@" exactly when the authority has one. */
-        ptrdiff_t run = uk8_star(t, s, i, n, UK_USERINFO);
+         * so the userinfo run ends at "@" exactly when the authority has one.  That
+         * run is read as a reg-name run (userinfo without ":", RFC 3986 §3.2.2) and,
+         * from a ":" at its end, on as a userinfo run: without a userinfo, the
+         * reg-name run is the host when the host is not an IP-literal. */
+        ptrdiff_t reg_end = uk8_star(t, s, i, n, UK_REG_NAME);
+        ptrdiff_t run = reg_end;
+        if (run < n && s[run] == ':') {
+            run = uk8_star(t, s, run + 1, n, UK_USERINFO);
+        }
         int has_userinfo = run < n && s[run] == '@';
         if (has_userinfo) {
             spans[UK_G_USERINFO] = i;
@@ -110,11 +125,7 @@ static inline int uk8_scan(const uk8_table *t, const uint8_t *s, ptrdiff_t n,
         } else if (has_userinfo) {
             i = uk8_star(t, s, i, n, UK_REG_NAME);
         } else {
-            /* the reg-name run from i: the userinfo run up to its first ":" (no ":"
-             * is inside a pct-encoded triplet) */
-            while (i < run && s[i] != ':') {
-                i++;
-            }
+            i = reg_end;
         }
         spans[UK_G_HOST + 1] = i;
 
