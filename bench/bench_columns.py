@@ -1,7 +1,8 @@
 """Columns of URLs: urikit.arrow against the URL functions of ClickHouse (chdb) and
 regular expressions in the data engines.
 
-1,000,000 URLs made by repeating bench/urls.txt, as one pyarrow ``string`` column.
+1,000,000 URLs made by repeating bench/urls.txt, as one pyarrow ``string`` column (and
+for resolution the (base, reference) pairs of bench/pairs.txt, repeated, as two).
 Each case runs once per pass; the table gives the best CPU time (``time.process_time``,
 all threads of the process) of ``--repeat`` passes, taken round-robin, so the engines
 that use several threads are charged for all of them.  DuckDB and chdb run with one
@@ -129,6 +130,29 @@ def cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[]
 
     out.append(("normalize", "urikit.arrow.normalize", lambda: arrow.normalize(column)))
     out.append(("normalize", "Python loop of urikit.normalize (1/10 of rows, x10)", python_loop))
+
+    pairs = [line.split("\t") for line in (HERE / "pairs.txt").read_text("utf-8").splitlines()]
+    n = len(column)
+    pair_rows = (pairs * (n // len(pairs) + 1))[:n]
+    bases = pa.array([base for base, _ in pair_rows], pa.string())
+    refs = pa.array([ref for _, ref in pair_rows], pa.string())
+    one_base = "http://a/b/c/d;p?q"
+    loop_pairs = pair_rows[: n // 10]
+
+    def resolve_loop() -> list[str | None]:
+        answers: list[str | None] = []
+        for base, ref in loop_pairs:
+            try:
+                answers.append(str(urikit.resolve(base, ref)))
+            except urikit.URIError:
+                answers.append(None)
+        return answers
+
+    out.append(
+        ("resolve", "urikit.arrow.resolve, a column of bases", lambda: arrow.resolve(bases, refs))
+    )
+    out.append(("resolve", "urikit.arrow.resolve, one base", lambda: arrow.resolve(one_base, refs)))
+    out.append(("resolve", "Python loop of urikit.resolve (1/10 of rows, x10)", resolve_loop))
     return out
 
 

@@ -171,7 +171,7 @@ def dask_cases(
     return [
         (f"urikit.dask host + path, {label}", host_path),
         (f"urikit.dask parse + normalize, {label}", parse_normalize),
-        (f"urikit.dask resolve (scalar per row) + normalize, {label}", resolve_normalize),
+        (f"urikit.dask resolve against one base + normalize, {label}", resolve_normalize),
     ], stop
 
 

@@ -360,6 +360,113 @@ def test_resolve_with_a_column_of_bases_and_one_base() -> None:
     assert got == ["http://a/b/g", None, None, "http://a/b/c/d;p?q#f"]
 
 
+PAIRS = [
+    line.split("\t") for line in (ROOT / "bench" / "pairs.txt").read_text("utf-8").splitlines()
+]
+ONE_BASE = [
+    "http://a/b/c/d;p?q",  # RFC 3986 §5.4
+    "HTTP://u:p@A.example:8080/x/./y/../z?q#f",
+    "foo:a/b",  # no authority
+    "foo:",  # an empty path
+    "file:///",
+    "http://a",  # an empty path after an authority
+    PAIRS[0][0],
+]
+
+
+def _resolved(base: str, ref: str | None, strict: bool) -> str | None:
+    if ref is None:
+        return None
+    try:
+        return str(urikit.resolve(base, ref, strict=strict))
+    except URIError:
+        return None
+
+
+@pytest.mark.parametrize("base", ONE_BASE)
+@pytest.mark.parametrize("strict", [True, False])
+def test_resolve_against_one_base_answers_as_resolve(base: str, strict: bool) -> None:
+    """Against one absolute URI the compiled kernel resolves in C (RFC 3986 §5.2);
+    every row, invalid and non-ASCII ones among them, answers as ``urikit.resolve``."""
+    refs = [case["ref"] for case in RESOLUTION]
+    rows = [*refs, None, "bad uri", "ü", "http:g", "HTTP:g", "//x/./y", "a" * 40, *URLS[:300]]
+    rows += [ref for _, ref in PAIRS[:300]]
+    want = [_resolved(base, ref, strict) for ref in rows]
+    for column in columns(rows):
+        assert ua.resolve(base, column, strict=strict).to_pylist() == want
+    assert ua.resolve(URI(base), pa.array(rows), strict=strict).to_pylist() == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), uri_references()), max_size=20), st.sampled_from(ONE_BASE))
+def test_generated_references_against_one_base(rows: list[str | None], base: str) -> None:
+    got = ua.resolve(base, pa.array(rows, pa.string())).to_pylist()  # type: ignore[arg-type]
+    assert got == [_resolved(base, ref, True) for ref in rows]
+
+
+def _resolved_each(base: str | None, ref: str | None, strict: bool) -> str | None:
+    return None if base is None else _resolved(base, ref, strict)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_resolve_against_a_column_of_bases_answers_as_resolve(strict: bool) -> None:
+    """Row by row against a column of bases, resolved in C where the base is an
+    absolute URI and the row a URI reference (RFC 3986 §5.2); null bases, relative
+    or invalid bases and invalid rows answer as ``urikit.resolve`` does."""
+    pairs: list[tuple[str | None, str | None]] = [(b, r) for b, r in PAIRS[:600]]
+    pairs += [(case["base"], case["ref"]) for case in RESOLUTION]
+    pairs += [
+        (None, "g"), ("http://a/b", None), (None, None), ("/relative", "g"), ("bad base", "g"),
+        ("http://a/b", "bad uri"), ("http://ü/", "g"), ("http://a/b", "ü"),
+        ("HTTP://a/b", "http:g"),
+    ]  # fmt: skip
+    bases = [b for b, _ in pairs]
+    refs = [r for _, r in pairs]
+    want = [_resolved_each(b, r, strict) for b, r in pairs]
+    for column, base_column in zip(columns(refs), columns(bases), strict=True):
+        assert ua.resolve(base_column, column, strict=strict).to_pylist() == want
+    # chunked differently from the references
+    third = len(bases) // 3
+    chunked = pa.chunked_array([pa.array(bases[:third]), pa.array(bases[third:])])
+    assert ua.resolve(chunked, pa.array(refs), strict=strict).to_pylist() == want
+    large = pa.array(bases, pa.large_string())
+    assert ua.resolve(large, pa.array(refs, pa.string_view()), strict=strict).to_pylist() == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.sampled_from(ONE_BASE), uri_references()),
+            st.one_of(st.none(), uri_references()),
+        ),
+        max_size=20,
+    )
+)
+def test_generated_references_against_generated_bases(
+    pairs: list[tuple[str | None, str | None]],
+) -> None:
+    bases = pa.array([b for b, _ in pairs], pa.string())
+    refs = pa.array([r for _, r in pairs], pa.string())
+    got = ua.resolve(bases, refs).to_pylist()
+    assert got == [_resolved_each(b, r, True) for b, r in pairs]
+
+
+def test_resolve_against_a_column_of_bases_raises_naming_the_row() -> None:
+    with pytest.raises(URIError, match="row 1: "):
+        ua.resolve(pa.array(["http://a/", "rel"]), pa.array(["g", "g"]), errors="raise")
+    with pytest.raises(ValueError, match="2 bases for 1 references"):
+        ua.resolve(pa.array(["http://a/", "http://b/"]), pa.array(["g"]))
+
+
+def test_resolve_against_one_base_raises_naming_the_row() -> None:
+    column = pa.array(["g", None, "bad uri"])
+    with pytest.raises(URIError, match="row 2: "):
+        ua.resolve("http://a/b", column, errors="raise")
+    # a relative base is a bad base for every row, as for urikit.resolve
+    assert ua.resolve("/a/b", pa.array(["g", None])).to_pylist() == [None, None]
+
+
 def test_relativize_inverts_resolve() -> None:
     base = "http://a/b/c/d;p?q"
     targets = [str(urikit.resolve(base, case["ref"])) for case in RESOLUTION[:40]]

@@ -47,6 +47,12 @@ _PORT_NUMBER_BIT: Final = 9
 #: fallback(row, text) -> str | None: the answer of the scalar API for one row.
 Fallback = Callable[[int, str], "str | None"]
 
+#: The ranks of ``map`` at which the compiled kernel resolves each URI-reference row
+#: against one ASCII absolute URI, ``against``, or against the row of a column of
+#: bases, ``bases`` (RFC 3986 §5.2).
+RESOLVE: Final = 3
+RESOLVE_EACH: Final = 4
+
 
 @dataclass
 class Split:
@@ -122,8 +128,11 @@ class PureKernel:
         registry: Any,
         fallback: Fallback,
         invalid_is_null: bool = False,
+        against: str | None = None,
+        strict: bool = True,
+        bases: pa.Array | None = None,
     ) -> pa.Array:
-        del rank, registry, invalid_is_null  # the scalar answer is the answer
+        del rank, registry, invalid_is_null, against, strict, bases  # the scalar's answers
         answers = [
             None if text is None else fallback(row, text)
             for row, text in enumerate(chunk.to_pylist())
@@ -163,8 +172,14 @@ class CompiledKernel:
         registry: Any,
         fallback: Fallback,
         invalid_is_null: bool = False,
+        against: str | None = None,
+        strict: bool = True,
+        bases: pa.Array | None = None,
     ) -> pa.Array:
-        table = self._scheme_table(registry) if rank > 0 else ()
+        """``fallback(row, text)`` of each row, but for the rows the kernel answers at
+        ``rank`` (see ``urikit._columns.map``); ``bases`` is aligned with ``chunk``."""
+        table = self._scheme_table(registry) if 0 < rank < RESOLVE else ()
+        base_text = None if against is None else against.encode("ascii")
         arrays = []
         start = 0
         for piece, spec, data, base in _pieces(chunk):
@@ -173,9 +188,11 @@ class CompiledKernel:
             def shifted(row: int, text: str, offset: int = offset) -> str | None:
                 return fallback(offset + row, text)
 
+            row_bases = None if bases is None else _spec(bases.slice(offset, len(piece)))
             validity, views, extra, _ = self._columns.map(
-                spec, rank, table, shifted, base, _allocate, invalid_is_null
-            )
+                spec, rank, table, shifted, base, _allocate, invalid_is_null, base_text, strict,
+                row_bases,
+            )  # fmt: skip
             buffers = [validity, views, *data, _buffer(extra)]
             arrays.append(pa.Array.from_buffers(pa.string_view(), len(piece), buffers))
             start += len(piece)
@@ -209,25 +226,29 @@ def _buffer(data: bytes) -> pa.Buffer:
     return pa.py_buffer(data)
 
 
+def _spec(array: pa.Array) -> tuple[Any, ...]:
+    """The whole of a string array as the C kernel reads it (a column spec)."""
+    kind = _KINDS[array.type]
+    buffers = array.buffers()
+    validity = buffers[0] if array.null_count else None
+    data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
+    return (kind, len(array), array.offset, validity, buffers[1], tuple(data))
+
+
 def _pieces(chunk: pa.Array) -> list[tuple[pa.Array, tuple[Any, ...], list[pa.Buffer], int]]:
     """The chunk as the C kernel takes it: (piece, column spec, output data
     buffers, base) for consecutive pieces of rows, each with at most
     ``_VIEW_SPAN`` octets of data, so that views into it fit an int32 offset."""
-    kind = _KINDS[chunk.type]
-    buffers = chunk.buffers()
-    validity = buffers[0] if chunk.null_count else None
+    spec = _spec(chunk)
+    kind, data = spec[0], list(spec[5])
     if kind == 2:
-        data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
-        spec = (kind, len(chunk), chunk.offset, validity, buffers[1], tuple(data))
         return [(chunk, spec, data, 0)]
-    data_buffer = buffers[2] if buffers[2] is not None else pa.py_buffer(b"")
-    offsets = memoryview(buffers[1]).cast("i" if kind == 0 else "q")
+    offsets = memoryview(spec[4]).cast("i" if kind == 0 else "q")
     first, last = offsets[chunk.offset], offsets[chunk.offset + len(chunk)]
     if last - first > _VIEW_SPAN and len(chunk) > 1:
         half = len(chunk) // 2
         return _pieces(chunk.slice(0, half)) + _pieces(chunk.slice(half))
-    spec = (kind, len(chunk), chunk.offset, validity, buffers[1], (data_buffer,))
-    return [(chunk, spec, [data_buffer.slice(first)], first)]
+    return [(chunk, spec, [data[0].slice(first)], first)]
 
 
 def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Split:

@@ -1016,10 +1016,22 @@ static uk_scheme *schemes_read(PyObject *tuple, Py_ssize_t *count)
     return table;
 }
 
+/* The ranks of map() that resolve each row against one base, or against the row of
+ * a column of bases (RFC 3986 §5.2). */
+enum { UK_RANK_RESOLVE = 3, UK_RANK_RESOLVE_EACH = 4 };
+
 /* The state of map() over its rows. */
 typedef struct {
     const uk_column *c;
-    int rank, invalid_is_null;
+    int rank, invalid_is_null, strict;
+    const uint8_t *against; /* at UK_RANK_RESOLVE: the base, an absolute URI */
+    Py_ssize_t against_n;
+    ptrdiff_t against_spans[UK_SPANS];
+    const uk_column *bases; /* at UK_RANK_RESOLVE_EACH: a base a row */
+    const uint8_t *last_base; /* the last base scanned, its length, spans and answer */
+    Py_ssize_t last_base_n;
+    ptrdiff_t last_base_spans[UK_SPANS];
+    int last_base_found;
     const uk_scheme *table;
     Py_ssize_t count;
     int64_t base;
@@ -1069,6 +1081,47 @@ static ptrdiff_t normal_form(uk_map *m, const uk_row *r, const ptrdiff_t spans[U
                              normal_spans);
 }
 
+/* The target of the URI-reference r (spans as scanned) against the absolute URI
+ * b[0..nb-1] with the spans bs (RFC 3986 §5.2.2-§5.2.4, the compiled core's
+ * uk_transform_references, the one urikit.resolve uses), written into the extra
+ * buffer after its end: its length, or -2 when out of memory.  The buffer's end does
+ * not move. */
+static ptrdiff_t target_of(uk_map *m, const uint8_t *b, Py_ssize_t nb,
+                           const ptrdiff_t bs[UK_SPANS], const uk_row *r,
+                           const ptrdiff_t spans[UK_SPANS])
+{
+    if (extra_reserve(&m->extra, uk_resolve_capacity(nb, r->n)) < 0) {
+        return -2;
+    }
+    ptrdiff_t target_spans[UK_SPANS];
+    return uk_transform_references_ucs1(b, bs, r->s, spans, m->strict, m->extra.s + m->extra.n,
+                                        target_spans);
+}
+
+/* At UK_RANK_RESOLVE_EACH, the base of row i: 1 and its row and spans when it is an
+ * absolute URI that the kernel reads; 0 when it is null (the answer is null); -1
+ * when the scalar API answers; -2 when its row cannot be read.  A base equal to the
+ * last one read (the links of one page, in a link table) is not scanned again. */
+static int base_of_row(uk_map *m, const uk8_table *t, Py_ssize_t i, uk_row *b,
+                       ptrdiff_t bs[UK_SPANS])
+{
+    if (column_is_null(m->bases, i)) {
+        return 0;
+    }
+    if (column_row(m->bases, i, b) < 0) {
+        return -2;
+    }
+    if (m->last_base == NULL || b->n != m->last_base_n ||
+        memcmp(b->s, m->last_base, (size_t)b->n) != 0) {
+        m->last_base_found = uk8_scan(t, b->s, b->n, m->last_base_spans) &&
+                             m->last_base_spans[UK_G_SCHEME] >= 0;
+        m->last_base = b->s;
+        m->last_base_n = b->n;
+    }
+    memcpy(bs, m->last_base_spans, sizeof(m->last_base_spans));
+    return m->last_base_found ? 1 : -1;
+}
+
 /* The rows map() answers itself, without the GIL: a view of the row when it is its
  * own answer, its normal form in the extra buffer, null for a row that is not a
  * reference when invalid_is_null; every other row goes to m->slow.  The 1-byte
@@ -1089,9 +1142,36 @@ static int map_rows(uk_map *m)
             return UK_BAD_ROW;
         }
         ptrdiff_t normal = -1; /* the length of the row's answer, or -1: fallback */
-        if (m->rank >= 0) {
+        uk_row b = {NULL, 0, 0, 0, NULL};
+        ptrdiff_t bs[UK_SPANS];
+        int base = 1;
+        if (m->rank == UK_RANK_RESOLVE_EACH) {
+            base = base_of_row(m, &t, i, &b, bs);
+            if (base == -2) {
+                m->failed_row = i;
+                return UK_BAD_ROW;
+            }
+            if (base == 0) { /* a null base: a null answer */
+                m->fast++;
+                continue;
+            }
+        }
+        if (m->rank >= 0 && base == 1) {
             if (uk8_scan(&t, r.s, r.n, spans)) {
-                normal = m->rank == 0 ? r.n : normal_form(m, &r, spans);
+                switch (m->rank) {
+                case 0:
+                    normal = r.n;
+                    break;
+                case UK_RANK_RESOLVE:
+                    normal = target_of(m, m->against, m->against_n, m->against_spans, &r, spans);
+                    break;
+                case UK_RANK_RESOLVE_EACH:
+                    normal = target_of(m, b.s, b.n, bs, &r, spans);
+                    break;
+                default:
+                    normal = normal_form(m, &r, spans);
+                    break;
+                }
                 if (normal == -2) {
                     return UK_NO_MEMORY;
                 }
@@ -1129,12 +1209,17 @@ static int map_rows(uk_map *m)
 }
 
 PyDoc_STRVAR(map_doc,
-             "map(column, rank, schemes, fallback, base, allocate, invalid_is_null, /)\n--\n\n"
+             "map(column, rank, schemes, fallback, base, allocate, invalid_is_null,\n"
+             "    against=None, strict=True, bases=None, /)\n--\n\n"
              "A string view column with one answer per row: null for a null row; for a\n"
              "row that is an URI-reference, at rank 0 a view of the row, at rank 1 or 2\n"
              "its normal form at the syntax or scheme rung (RFC 3986 §6.2.2, §6.2.3) by\n"
-             "the compiled operation, when it answers: a view of the row when it is\n"
-             "already normal, else the text in the extra buffer.  schemes is a tuple of\n"
+             "the compiled operation, when it answers, at rank 3 its target against the\n"
+             "ASCII absolute URI against (bytes; RFC 3986 §5.2, strict as in resolve), at\n"
+             "rank 4 against the row of the column bases (a column spec of the same\n"
+             "length; null where the base is null, fallback's where it is no absolute\n"
+             "URI): a view of the row when it is its own answer, else the text in the\n"
+             "extra buffer.  schemes is a tuple of\n"
              "(lower-case name: bytes, code), sorted by name, of the registry's schemes\n"
              "with a nonzero code in urikit._fast.scheme_codes.  Null for\n"
              "a row that is not one when invalid_is_null; for every other row\n"
@@ -1149,10 +1234,18 @@ static PyObject *map(PyObject *module, PyObject *args)
 {
     (void)module;
     PyObject *spec, *schemes, *fallback, *allocate;
-    int rank, invalid_is_null;
+    PyObject *bases_spec = Py_None;
+    int rank, invalid_is_null, strict = 1;
     long long base;
-    if (!PyArg_ParseTuple(args, "OiOOLOp:map", &spec, &rank, &schemes, &fallback, &base,
-                          &allocate, &invalid_is_null)) {
+    const char *against = NULL;
+    Py_ssize_t against_n = 0;
+    if (!PyArg_ParseTuple(args, "OiOOLOp|z#pO:map", &spec, &rank, &schemes, &fallback, &base,
+                          &allocate, &invalid_is_null, &against, &against_n, &strict,
+                          &bases_spec)) {
+        return NULL;
+    }
+    if (rank == UK_RANK_RESOLVE_EACH && bases_spec == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "at rank 4, bases is a column");
         return NULL;
     }
     if (!PyCallable_Check(fallback)) {
@@ -1161,14 +1254,43 @@ static PyObject *map(PyObject *module, PyObject *args)
     }
     uk_map m;
     memset(&m, 0, sizeof(m));
+    if (rank == UK_RANK_RESOLVE) {
+        uk8_table t;
+        uk8_table_init(&t);
+        if (against == NULL ||
+            !uk8_scan(&t, (const uint8_t *)against, against_n, m.against_spans) ||
+            m.against_spans[UK_G_SCHEME] < 0) {
+            PyErr_SetString(PyExc_ValueError, "at rank 3, against is an absolute URI");
+            return NULL;
+        }
+        m.against = (const uint8_t *)against;
+        m.against_n = against_n;
+    }
+    m.strict = strict;
     m.table = schemes_read(schemes, &m.count);
     if (m.table == NULL) {
         return NULL;
     }
-    uk_column c;
+    uk_column c, bases;
+    memset(&bases, 0, sizeof(bases));
     if (column_read(spec, &c) < 0) {
         PyMem_Free((void *)m.table);
         return NULL;
+    }
+    if (rank == UK_RANK_RESOLVE_EACH) {
+        if (column_read(bases_spec, &bases) < 0) {
+            column_release(&c);
+            PyMem_Free((void *)m.table);
+            return NULL;
+        }
+        if (bases.length != c.length) {
+            PyErr_SetString(PyExc_ValueError, "bases and column differ in length");
+            column_release(&bases);
+            column_release(&c);
+            PyMem_Free((void *)m.table);
+            return NULL;
+        }
+        m.bases = &bases;
     }
     m.c = &c;
     m.rank = rank;
@@ -1238,6 +1360,9 @@ done:
     PyMem_RawFree(m.extra.s);
     PyMem_RawFree(m.slow.rows);
     PyMem_Free((void *)m.table);
+    if (m.bases != NULL) {
+        column_release(&bases);
+    }
     column_release(&c);
     out_release(&validity);
     out_release(&views);

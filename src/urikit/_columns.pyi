@@ -12,5 +12,8 @@ def map(
     base: int,
     allocate: Callable[[int], Any],
     invalid_is_null: bool,
+    against: bytes | None = None,
+    strict: bool = True,
+    bases: tuple[Any, ...] | None = None,
     /,
 ) -> tuple[Any, Any, bytes, int]: ...

@@ -376,11 +376,16 @@ def _mapped(
     scalar: Callable[[int, str], str | None],
     errors: Errors,
     uri_only: bool = False,
+    against: str | None = None,
+    strict: bool = True,
+    bases: pa.Array | None = None,
 ) -> Result:
     """``scalar(row, text)`` of each row, but for the rows the kernel answers
-    itself (``rank``, see ``_columns.map``).  ``uri_only`` says that ``scalar``
-    raises ``URIError`` for every row that is not an URI-reference, so with
-    ``errors="null"`` the kernel gives those null without asking."""
+    itself (``rank``, see ``_columns.map``; ``against`` and ``strict`` at rank
+    ``RESOLVE``, ``bases``, one array as long as ``col``, and ``strict`` at rank
+    ``RESOLVE_EACH``).  ``uri_only`` says that ``scalar`` raises ``URIError`` for
+    every row that is not an URI-reference, so with ``errors="null"`` the kernel
+    gives those null without asking."""
     _check_errors(errors)
     invalid_is_null = uri_only and errors == "null"
 
@@ -393,7 +398,10 @@ def _mapped(
                     raise _row_error(start + row, error) from error
                 return None
 
-        return _kernel().map(chunk, rank, registry, fallback, invalid_is_null)
+        rows = None if bases is None else bases.slice(start, len(chunk))
+        return _kernel().map(
+            chunk, rank, registry, fallback, invalid_is_null, against, strict, rows
+        )
 
     return _each_chunk(col, answer)
 
@@ -432,10 +440,27 @@ def _bases(base: Any, col: Column) -> Callable[[int], Any]:
         if isinstance(base, str):
             URI(base)  # a bad base is a bad call, not a bad row
         return lambda row: base
-    values: list[Any] = _as_arrow(base).to_pylist()
-    if len(values) != len(_as_arrow(col)):
-        raise ValueError(f"{len(values)} bases for {len(_as_arrow(col))} references")
-    return lambda row: values[row]
+    bases = _as_arrow(base)
+    if len(bases) != len(_as_arrow(col)):
+        raise ValueError(f"{len(bases)} bases for {len(_as_arrow(col))} references")
+    # Each base is read when its row needs it (the kernel answers most rows without),
+    # and the whole column once many rows have.
+    values: list[Any] = []
+    asked = [0]
+
+    def base_of(row: int) -> Any:
+        if values:
+            return values[row]
+        asked[0] += 1
+        if asked[0] > _ONE_BY_ONE:
+            values.extend(bases.to_pylist())
+            return values[row]
+        return bases[row].as_py()
+
+    return base_of
+
+
+_ONE_BY_ONE: Final = 64
 
 
 def resolve(
@@ -447,14 +472,44 @@ def resolve(
     errors: Errors = "null",
 ) -> Result:
     """:func:`urikit.resolve` of each row against ``base`` (one reference, or a
-    column of them, row by row), RFC 3986 §5.2; by the scalar API."""
+    column of them, row by row), RFC 3986 §5.2.  Against one ASCII absolute URI
+    (RFC 3986), the rows that are URI references are resolved in C; the others,
+    and every row against other bases, by the scalar API."""
     base_of = _bases(base, col)
 
     def scalar(row: int, text: str) -> str | None:
         b = base_of(row)
         return None if b is None else str(_resolve_text(b, text, strict=strict, spec=spec))
 
-    return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+    if spec != "rfc3986":
+        return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+    if isinstance(base, (str, URI, IRI)):
+        against = _one_absolute_uri(base)
+        if against is None:
+            return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+        return _mapped(
+            col, _arrow_kernel.RESOLVE, DEFAULT_REGISTRY, scalar, errors, uri_only=True,
+            against=against, strict=strict,
+        )  # fmt: skip
+    bases = _as_arrow(base)
+    if isinstance(bases, pa.ChunkedArray):
+        bases = pa.concat_arrays(bases.chunks) if bases.num_chunks else pa.array([], bases.type)
+    if bases.type not in _arrow_kernel.STRING_TYPES:
+        return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
+    return _mapped(
+        col, _arrow_kernel.RESOLVE_EACH, DEFAULT_REGISTRY, scalar, errors, uri_only=True,
+        strict=strict, bases=bases,
+    )  # fmt: skip
+
+
+def _one_absolute_uri(base: Any) -> str | None:
+    """The text of ``base`` when it is one ASCII absolute URI of RFC 3986 (§4.3, and
+    a fragment), which ``urikit.resolve`` reads as a URI; else ``None``."""
+    if type(base) is str or type(base) is URI:
+        text = str(base)
+        if text.isascii() and URI(text).scheme is not None:
+            return text
+    return None
 
 
 def relativize(base: Any, col: Column, *, errors: Errors = "null") -> Result:
