@@ -472,9 +472,10 @@ def resolve(
     errors: Errors = "null",
 ) -> Result:
     """:func:`urikit.resolve` of each row against ``base`` (one reference, or a
-    column of them, row by row), RFC 3986 §5.2.  Against one ASCII absolute URI
-    (RFC 3986), the rows that are URI references are resolved in C; the others,
-    and every row against other bases, by the scalar API."""
+    column of them, row by row), RFC 3986 §5.2.  Where the base is an ASCII URI
+    with a scheme and the row a URI reference, the row is resolved in C; the
+    other rows (relative, invalid or IRI bases; with ``errors="raise"``, rows that
+    are not URI references; any row with another ``spec``) by the scalar API."""
     base_of = _bases(base, col)
 
     def scalar(row: int, text: str) -> str | None:
@@ -503,8 +504,9 @@ def resolve(
 
 
 def _one_absolute_uri(base: Any) -> str | None:
-    """The text of ``base`` when it is one ASCII absolute URI of RFC 3986 (§4.3, and
-    a fragment), which ``urikit.resolve`` reads as a URI; else ``None``."""
+    """The text of ``base`` when it is a ``str`` or ``URI`` that is an ASCII URI with
+    a scheme (RFC 3986 §3; a fragment plays no part in resolution), which
+    ``urikit.resolve`` reads as a URI; else ``None``."""
     if type(base) is str or type(base) is URI:
         text = str(base)
         if text.isascii() and URI(text).scheme is not None:
