@@ -1028,7 +1028,8 @@ typedef struct {
     Py_ssize_t against_n;
     ptrdiff_t against_spans[UK_SPANS];
     const uk_column *bases; /* at UK_RANK_RESOLVE_EACH: a base a row */
-    const uint8_t *last_base; /* the last base scanned, its length, spans and answer */
+    const uint8_t *last_base; /* the last base read, its length, spans and whether the
+                               * kernel reads it */
     Py_ssize_t last_base_n;
     ptrdiff_t last_base_spans[UK_SPANS];
     int last_base_found;
@@ -1098,27 +1099,27 @@ static ptrdiff_t target_of(uk_map *m, const uint8_t *b, Py_ssize_t nb,
                                         target_spans);
 }
 
-/* At UK_RANK_RESOLVE_EACH, the base of row i: 1 and its row and spans when it is an
- * absolute URI that the kernel reads; 0 when it is null (the answer is null); -1
- * when the scalar API answers; -2 when its row cannot be read.  A base equal to the
- * last one read (the links of one page, in a link table) is not scanned again. */
-static int base_of_row(uk_map *m, const uk8_table *t, Py_ssize_t i, uk_row *b,
-                       ptrdiff_t bs[UK_SPANS])
+/* At UK_RANK_RESOLVE_EACH, the base of row i, read into m->last_base (its octets,
+ * length and spans): 1 when it is an absolute URI that the kernel reads; 0 when it
+ * is null (the answer is null); -1 when the scalar API answers; -2 when its row
+ * cannot be read.  A base equal to the last one read (the links of one page, in a
+ * link table) is not scanned again. */
+static int base_of_row(uk_map *m, const uk8_table *t, Py_ssize_t i)
 {
     if (column_is_null(m->bases, i)) {
         return 0;
     }
-    if (column_row(m->bases, i, b) < 0) {
+    uk_row b;
+    if (column_row(m->bases, i, &b) < 0) {
         return -2;
     }
-    if (m->last_base == NULL || b->n != m->last_base_n ||
-        memcmp(b->s, m->last_base, (size_t)b->n) != 0) {
-        m->last_base_found = uk8_scan(t, b->s, b->n, m->last_base_spans) &&
+    if (m->last_base == NULL || b.n != m->last_base_n ||
+        memcmp(b.s, m->last_base, (size_t)b.n) != 0) {
+        m->last_base_found = uk8_scan(t, b.s, b.n, m->last_base_spans) &&
                              m->last_base_spans[UK_G_SCHEME] >= 0;
-        m->last_base = b->s;
-        m->last_base_n = b->n;
+        m->last_base = b.s;
+        m->last_base_n = b.n;
     }
-    memcpy(bs, m->last_base_spans, sizeof(m->last_base_spans));
     return m->last_base_found ? 1 : -1;
 }
 
@@ -1142,11 +1143,9 @@ static int map_rows(uk_map *m)
             return UK_BAD_ROW;
         }
         ptrdiff_t normal = -1; /* the length of the row's answer, or -1: fallback */
-        uk_row b = {NULL, 0, 0, 0, NULL};
-        ptrdiff_t bs[UK_SPANS];
         int base = 1;
         if (m->rank == UK_RANK_RESOLVE_EACH) {
-            base = base_of_row(m, &t, i, &b, bs);
+            base = base_of_row(m, &t, i);
             if (base == -2) {
                 m->failed_row = i;
                 return UK_BAD_ROW;
@@ -1166,7 +1165,8 @@ static int map_rows(uk_map *m)
                     normal = target_of(m, m->against, m->against_n, m->against_spans, &r, spans);
                     break;
                 case UK_RANK_RESOLVE_EACH:
-                    normal = target_of(m, b.s, b.n, bs, &r, spans);
+                    normal = target_of(m, m->last_base, m->last_base_n, m->last_base_spans, &r,
+                                       spans);
                     break;
                 default:
                     normal = normal_form(m, &r, spans);

@@ -476,6 +476,11 @@ def resolve(
     with a scheme and the row a URI reference, the row is resolved in C; the
     other rows (relative, invalid or IRI bases; with ``errors="raise"``, rows that
     are not URI references; any row with another ``spec``) by the scalar API."""
+    one = isinstance(base, (str, URI, IRI))
+    if not one:  # one array, read once, that the kernel slices as it slices col
+        base = _as_arrow(base)
+        if isinstance(base, pa.ChunkedArray):
+            base = pa.concat_arrays(base.chunks) if base.num_chunks else pa.array([], base.type)
     base_of = _bases(base, col)
 
     def scalar(row: int, text: str) -> str | None:
@@ -484,7 +489,7 @@ def resolve(
 
     if spec != "rfc3986":
         return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
-    if isinstance(base, (str, URI, IRI)):
+    if one:
         against = _one_absolute_uri(base)
         if against is None:
             return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
@@ -492,14 +497,11 @@ def resolve(
             col, _arrow_kernel.RESOLVE, DEFAULT_REGISTRY, scalar, errors, uri_only=True,
             against=against, strict=strict,
         )  # fmt: skip
-    bases = _as_arrow(base)
-    if isinstance(bases, pa.ChunkedArray):
-        bases = pa.concat_arrays(bases.chunks) if bases.num_chunks else pa.array([], bases.type)
-    if bases.type not in _arrow_kernel.STRING_TYPES:
+    if base.type not in _arrow_kernel.STRING_TYPES:
         return _mapped(col, -1, DEFAULT_REGISTRY, scalar, errors)
     return _mapped(
         col, _arrow_kernel.RESOLVE_EACH, DEFAULT_REGISTRY, scalar, errors, uri_only=True,
-        strict=strict, bases=bases,
+        strict=strict, bases=base,
     )  # fmt: skip
 
 
