@@ -290,6 +290,26 @@ def test_normalize_with_another_registry() -> None:
     assert check_normalize("WEB://h:8000")[1] == "web://h:8000"
 
 
+@pytest.mark.parametrize("iri", [False, True])
+def test_normalize_one_step_from_normal(iri: bool) -> None:
+    """Texts that are normal, and the same with one upper-case letter in the scheme or
+    host at every place in and around the eight-octet steps of the test for upper
+    case (a Latin-1 letter in an IRI's host breaks a step), or with one "%" or
+    dot-segment in the path (RFC 3986 §6.2.2.1, §6.2.2.2, §6.2.2.3)."""
+    host = "abcdefgh\xe9ijklmnopqrstu" if iri else "abcdefghijklmnopqrstu"
+    shapes = [("http://", "/p"), ("https://u:p@", ":8/q?r#s")]
+    scheme = "abcdefghijklmnopqrstu"
+    for prefix, suffix, name in [(p, q, host) for p, q in shapes] + [("", ":x", scheme)]:
+        text = prefix + name + suffix
+        assert check_normalize(text, iri=iri) == [text, text]
+        for at in range(len(name)):
+            upper = prefix + name[:at] + name[at].upper() + name[at + 1 :] + suffix
+            want = text if name[at].isascii() else upper
+            assert check_normalize(upper, iri=iri) == [want, want], upper
+    for path in ("/a%41", "/a%2f", "/a/./b", "/.", "/a/..", "/%7e", "/a.b/.c", "/.a"):
+        check_normalize(f"http://h{path}", iri=iri)
+
+
 @given(uri_references() | known_scheme_references() | grammar_text())
 @example("http://a/%2e%2E/b")
 @example("HTTP://%7a:0/")

@@ -1035,6 +1035,12 @@ typedef struct {
     int last_base_found;
     const uk_scheme *table;
     Py_ssize_t count;
+    struct {
+        const uint8_t *s; /* a scheme as a row spells it, in the column's data */
+        Py_ssize_t n;
+        uk_scheme_rules rules;
+    } seen[2];        /* the last two schemes looked up in the table */
+    int seen_next;    /* the entry of seen the next new scheme takes */
     int64_t base;
     int32_t extra_index;
     uint8_t *validity, *views;
@@ -1058,10 +1064,33 @@ static int put_extra(uk_map *m, Py_ssize_t i, int64_t at)
     return put_view(view, s, n, m->extra_index, at, s) < 0 ? UK_NO_FIT : UK_FINE;
 }
 
+/* scheme_rules() of the scheme s[0..n-1] of a row, remembering the last two schemes
+ * looked up: the rows of a column mostly share one or two. */
+static void scheme_rules_seen(uk_map *m, const uint8_t *s, Py_ssize_t n,
+                              uk_scheme_rules *rules)
+{
+    for (int k = 0; k < 2; k++) {
+        if (m->seen[k].s != NULL && m->seen[k].n == n && memcmp(m->seen[k].s, s, (size_t)n) == 0) {
+            *rules = m->seen[k].rules;
+            return;
+        }
+    }
+    scheme_rules(m->table, m->count, s, n, rules);
+    int k = m->seen_next;
+    m->seen[k].s = s;
+    m->seen[k].n = n;
+    m->seen[k].rules = *rules;
+    m->seen_next = 1 - k;
+}
+
+/* What normal_form() answers for a row that is its own answer. */
+#define UK_ITSELF ((ptrdiff_t)-3)
+
 /* The normal form of the URI-reference r (spans as scanned) at rank 1 (syntax, RFC 3986
  * §6.2.2) or 2 (scheme, §6.2.3, with the rules of the registry's table), written by
  * uk_normalize_ucs1 into the extra buffer after its end: its length, or -1 when only
- * the scalar API answers, or -2 when out of memory.  The buffer's end does not move. */
+ * the scalar API answers, or -2 when out of memory, or UK_ITSELF when the row is
+ * plainly its own normal form (nothing written).  The buffer's end does not move. */
 static ptrdiff_t normal_form(uk_map *m, const uk_row *r, const ptrdiff_t spans[UK_SPANS])
 {
     if (extra_reserve(&m->extra, uk_normalize_capacity(r->n)) < 0) {
@@ -1070,12 +1099,15 @@ static ptrdiff_t normal_form(uk_map *m, const uk_row *r, const ptrdiff_t spans[U
     uk_scheme_rules rules, *at_scheme_level = NULL;
     if (m->rank >= 2) {
         if (spans[UK_G_SCHEME] >= 0) {
-            scheme_rules(m->table, m->count, r->s + spans[UK_G_SCHEME],
-                         spans[UK_G_SCHEME + 1] - spans[UK_G_SCHEME], &rules);
+            scheme_rules_seen(m, r->s + spans[UK_G_SCHEME],
+                              spans[UK_G_SCHEME + 1] - spans[UK_G_SCHEME], &rules);
         } else {
             uk_scheme_rules_of(0, &rules);
         }
         at_scheme_level = &rules;
+    }
+    if (uk_plainly_normal_ucs1(r->s, r->n, spans, at_scheme_level)) {
+        return UK_ITSELF;
     }
     ptrdiff_t normal_spans[UK_SPANS];
     return uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
@@ -1180,7 +1212,7 @@ static int map_rows(uk_map *m)
                 continue;
             }
         }
-        if (normal < 0) {
+        if (normal < 0 && normal != UK_ITSELF) {
             if (rows_append(&m->slow, i) < 0) {
                 return UK_NO_MEMORY;
             }
@@ -1188,7 +1220,7 @@ static int map_rows(uk_map *m)
         }
         uint8_t *view = m->views + i * UK_VIEW_SIZE;
         int64_t at = m->extra.n;
-        if (m->rank == 0 ||
+        if (m->rank == 0 || normal == UK_ITSELF ||
             (normal == r.n && memcmp(m->extra.s + at, r.s, (size_t)r.n) == 0)) {
             if (put_slice(view, &r, 0, r.n, m->base) < 0) { /* the row is its answer */
                 m->failed_row = i;

@@ -23,15 +23,55 @@ static inline ptrdiff_t UK_FN(uk_copy)(UK_CHAR *out, ptrdiff_t o, const UK_CHAR 
     return o;
 }
 
+/* The first i in [start, end) with s[i] == c, or end: memchr for octets. */
+static inline ptrdiff_t UK_FN(uk_find)(const UK_CHAR *s, ptrdiff_t start, ptrdiff_t end,
+                                       UK_CHAR c)
+{
+    if (sizeof(UK_CHAR) == 1) {
+        const void *at = start < end ? memchr(s + start, c, (size_t)(end - start)) : NULL;
+        return at == NULL ? end : (const UK_CHAR *)at - s;
+    }
+    while (start < end && s[start] != c) {
+        start++;
+    }
+    return start;
+}
+
+/* Does s[start..end-1] hold an ASCII upper-case letter? */
+static inline int UK_FN(uk_has_upper)(const UK_CHAR *s, ptrdiff_t start, ptrdiff_t end)
+{
+    ptrdiff_t i = start;
+    if (sizeof(UK_CHAR) == 1) { /* eight ASCII octets a step */
+        const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+        for (; end - i >= 8; i += 8) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            if (x & high) {
+                break;
+            }
+            /* an octet below 0x80 plus 0x3f reaches the high bit from "A" (0x41) on,
+             * plus 0x25 from "[" (0x5b) on, and never carries into the next octet */
+            if ((x + 0x3f * ones) & ~(x + 0x25 * ones) & high) {
+                return 1;
+            }
+        }
+    }
+    for (; i < end; i++) {
+        if ((uint32_t)s[i] - 'A' < 26u) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Does p[0..n-1] hold a "/." or start with "."?  Without either, no segment begins with
  * "." and remove_dot_segments changes nothing. */
 static inline int UK_FN(uk_may_have_dots)(const UK_CHAR *p, ptrdiff_t n)
 {
-    if (n > 0 && p[0] == '.') {
-        return 1;
-    }
-    for (ptrdiff_t i = 0; i + 1 < n; i++) {
-        if (p[i] == '/' && p[i + 1] == '.') {
+    /* look for the dots, rarer than slashes, and at what comes before each */
+    for (ptrdiff_t i = 0; i < n; i++) {
+        i = UK_FN(uk_find)(p, i, n, '.');
+        if (i < n && (i == 0 || p[i - 1] == '/')) {
             return 1;
         }
     }
@@ -270,6 +310,25 @@ static inline ptrdiff_t UK_FN(uk_normalize_triplets)(const UK_CHAR *s, ptrdiff_t
                                                      ptrdiff_t end, int fold, UK_CHAR *out,
                                                      ptrdiff_t o)
 {
+    if (!fold) { /* the runs between triplets as they are */
+        for (ptrdiff_t i = start; i < end; i += 3) {
+            ptrdiff_t at = UK_FN(uk_find)(s, i, end, '%');
+            o = UK_FN(uk_copy)(out, o, s, i, at);
+            if (end - at <= 2) {
+                return UK_FN(uk_copy)(out, o, s, at, end);
+            }
+            uint32_t octet = (uint32_t)(uk_hex_value(s[at + 1]) << 4 | uk_hex_value(s[at + 2]));
+            if (uk_ascii_is(octet, UK_UNRESERVED)) {
+                out[o++] = (UK_CHAR)octet;
+            } else {
+                out[o++] = '%';
+                out[o++] = (UK_CHAR)uk_ascii_upper(s[at + 1]);
+                out[o++] = (UK_CHAR)uk_ascii_upper(s[at + 2]);
+            }
+            i = at;
+        }
+        return o;
+    }
     for (ptrdiff_t i = start; i < end; i++) {
         uint32_t c = s[i];
         if (c == '%' && end - i > 2) {
@@ -453,4 +512,37 @@ static inline ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp
         }
     }
     return o;
+}
+
+/* Is the valid reference s[0..n-1] with the spans sp plainly its own normal form, the
+ * text uk_normalize would write with the same rules?  So it is with no "%" in it, no
+ * ASCII upper-case letter in the scheme or a reg-name host, no segment of the path
+ * that starts with "." and, at the scheme rung, a scheme without a special rule or
+ * deferral, no port and no empty path after an authority where the scheme wants "/".
+ * 0 says only that this test cannot tell. */
+static inline int UK_FN(uk_plainly_normal)(const UK_CHAR *s, ptrdiff_t n,
+                                           const ptrdiff_t sp[UK_SPANS],
+                                           const uk_scheme_rules *rules)
+{
+    int has_host = sp[UK_G_HOST] >= 0;
+    if (rules != NULL &&
+        (rules->defer || rules->rule != UK_RULE_NONE || sp[UK_G_PORT] >= 0 ||
+         (has_host && sp[UK_G_PATH] == sp[UK_G_PATH + 1] && rules->empty_path_is_root))) {
+        return 0;
+    }
+    if (UK_FN(uk_find)(s, 0, n, '%') < n) {
+        return 0;
+    }
+    for (int g = UK_G_SCHEME; g <= UK_G_HOST; g += UK_G_HOST - UK_G_SCHEME) {
+        if (sp[g] < 0) {
+            continue;
+        }
+        if (g == UK_G_HOST && sp[g + 1] > sp[g] && s[sp[g]] == '[') {
+            return 0;
+        }
+        if (UK_FN(uk_has_upper)(s, sp[g], sp[g + 1])) {
+            return 0;
+        }
+    }
+    return !UK_FN(uk_may_have_dots)(s + sp[UK_G_PATH], sp[UK_G_PATH + 1] - sp[UK_G_PATH]);
 }

@@ -298,6 +298,23 @@ static PyObject *uk_normalize_call(uk_state *st, PyObject *cls, PyObject *text, 
         }
         at_scheme_level = &rules;
     }
+    if (PyUnicode_CheckExact(text)) {
+        int plain;
+        switch (kind) {
+        case PyUnicode_1BYTE_KIND:
+            plain = uk_plainly_normal_ucs1(s, n, sp, at_scheme_level);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            plain = uk_plainly_normal_ucs2(s, n, sp, at_scheme_level);
+            break;
+        default:
+            plain = uk_plainly_normal_ucs4(s, n, sp, at_scheme_level);
+            break;
+        }
+        if (plain) { /* already normal: the text itself */
+            return uk_result(cls, Py_NewRef(text), sp);
+        }
+    }
     uk_buffer buffer;
     void *out = uk_buffer_get(&buffer, uk_normalize_capacity(n), kind);
     if (out == NULL) {
