@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import grammar_text, uri_references
 
 from urikit import IRI, URI, Repaired, Report, URIError
+from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
 from urikit.lenient import MAX_REPORTS, repair, repair_runs
+
+#: The module (``urikit.lenient`` is also the name of a function).
+readings = import_module("urikit.lenient")
 
 CODES = {
     "surrounding-whitespace",
@@ -192,7 +198,8 @@ def test_repair_of_text() -> None:
 
 
 def _both(text: str, iri: bool) -> None:
-    """``repair`` (a pattern at a time) and ``repair_runs`` (a match at a time) agree."""
+    """``repair`` (a pattern at a time, or one pass in C) and ``repair_runs`` (a match at
+    a time) agree; so do the compiled pass and the patterns, where the core is built."""
     try:
         fast: object = repair(text, iri=iri)
     except URIError as error:
@@ -202,11 +209,32 @@ def _both(text: str, iri: bool) -> None:
     except URIError as error:
         slow = ("error", error.position, error.reason)
     assert fast == slow, text
+    if readings._compiled_encode is not None and readings._SURROGATE.search(text) is None:
+        for delimited in (False, True):
+            assert _encoded(text, iri, delimited, compiled=True) == _encoded(
+                text, iri, delimited, compiled=False
+            ), (text, delimited)
+
+
+def _encoded(text: str, iri: bool, delimited: bool, *, compiled: bool) -> tuple[str, list[Report]]:
+    """The character repairs of ``text`` (at offset 3), by the compiled pass or the patterns."""
+    grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
+    reports: list[Report] = []
+    if compiled:
+        out = readings._encode_all(grammar, text, 3, delimited, reports)
+    else:
+        authority = readings._AUTHORITY.match(text)
+        out = readings._encode_all_readable(
+            grammar, text, 3, delimited, reports, authority.end(1) if authority else 0,
+            text.find("#"),
+        )  # fmt: skip
+    return out, reports
 
 
 _PIECES = [
     *'ab/:?#[]%4Fé \t\n<>\\\u202e\u200b\x00\x7f\x85\u3000\ue000\ufffe"{}|^`@.',
     *["%41", "%2", "http://", "[::1]", "%25", "URL:", "\ud800"],
+    *"\x1c\xa0\u2028\u061c\U0001f600\U000f0001\U0010fffe\u0301",
 ]
 
 
@@ -214,6 +242,11 @@ _PIECES = [
 def test_the_two_ways_of_repairing_agree(pieces: list[str], iri: bool, delimited: bool) -> None:
     text = "".join(pieces)
     _both(f"<{text}>" if delimited else text, iri)
+
+
+@given(st.text(st.characters(exclude_categories=("Cs",))), st.booleans())
+def test_the_two_ways_agree_on_any_text(text: str, iri: bool) -> None:
+    _both(text, iri)
 
 
 @pytest.mark.parametrize(

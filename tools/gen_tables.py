@@ -8,7 +8,8 @@ holds:
 * one 128-entry table of flag bits, one bit per class, for the ASCII code points;
 * the non-ASCII ranges of the IRI grammar (RFC 3987 §2.2): ``ucschar`` for the classes
   built on ``iunreserved``, and ``ucschar`` plus ``iprivate`` for ``iquery``, both
-  without ``BIDI_FORMATTING`` (RFC 3987 §4.1).
+  without ``BIDI_FORMATTING`` (RFC 3987 §4.1);
+* the ranges of ``BIDI_FORMATTING`` themselves, which the lenient reading reports.
 
 The URI grammar has no non-ASCII members, and the IRI grammar differs from it only in
 those ranges; both facts are checked here, so the C code can rely on them.
@@ -261,6 +262,11 @@ def render() -> str:
         "uk_iri_query_ext",
         "RFC 3987 §2.2 iquery: ucschar and iprivate, minus the bidi formatting characters",
         merge(ucschar + iprivate),
+    )
+    out += _c_ranges(
+        "uk_bidi_formatting",
+        "RFC 3987 §4.1: the bidi formatting characters, which no IRI may hold",
+        bidi,
     )
     out += ["#endif /* URIKIT_SPEEDUPS_TABLES_H */", ""]
     return "\n".join(out)

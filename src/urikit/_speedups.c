@@ -13,6 +13,9 @@
  * operations over the scanner's spans (_speedups_ops.h, _speedups_ops_py.h), which
  * urikit._fast and urikit.percent use where they give the readable path's answers.
  *
+ * lenient_encode makes the character repairs of urikit.lenient in one pass
+ * (_speedups_lenient.h).
+ *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
  * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
  * invalid text.
@@ -49,6 +52,7 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 
 #include "_speedups_reference.h"
 #include "_speedups_ops_py.h"
+#include "_speedups_lenient.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -118,6 +122,7 @@ static PyObject *locate(PyObject *module, PyObject *const *args, Py_ssize_t narg
 static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
     UK_OPS_METHODS,
+    UK_LENIENT_METHODS,
     {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -206,7 +211,7 @@ static PyModuleDef_Slot speedups_slots[] = {
 PyDoc_STRVAR(speedups_doc,
              "The compiled core of urikit: scan(text, iri), locate(text, iri), Reference, and the\n"
              "RFC operations resolve, normalize, remove_dot_segments, percent_decode and\n"
-             "percent_encode.");
+             "percent_encode, and the lenient reading's repairs, lenient_encode.");
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,

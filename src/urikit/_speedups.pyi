@@ -51,6 +51,17 @@ def percent_encode(text: str, keep: bytes, encoded: bool, /) -> str | None:
     characters kept) as triplets of its UTF-8 octets (RFC 3986 §2.1); with ``encoded``,
     triplets are kept (hex in upper case).  ``None`` for a lone surrogate."""
 
+def lenient_encode(
+    body: str, iri: bool, delimited: bool, host_end: int, first_hash: int, limit: int, /
+) -> tuple[str, list[tuple[int, int, int]], list[tuple[int, int, int, int]]] | int:
+    """``body`` with the character repairs of ``urikit.lenient`` made (RFC 3986 §2.1,
+    §3.2.2, §3.5, Appendix C; RFC 3987 §4.1); the first ``limit`` runs of each code as
+    ``(code, start, end)``, in the order of ``body``, and for each code with more, the
+    rest as ``(code, start, end, count)``.  The codes: 0 bidi formatting, 1 white space,
+    2 control, 3 backslash, 4 non-ASCII, 5 other forbidden character, 6 bare "%",
+    7 extra "#", 8 bracket, 9 white space inside delimiters.  For a ``body`` that holds
+    a lone surrogate (which UTF-8 cannot encode), the position of the first."""
+
 def locate(text: str, iri: bool, /) -> URIError | None:
     """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
     ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""

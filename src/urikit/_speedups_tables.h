@@ -213,4 +213,13 @@ static const uk_range uk_iri_query_ext[] = {
 };
 #define UK_IRI_QUERY_EXT_COUNT 23
 
+/* RFC 3987 §4.1: the bidi formatting characters, which no IRI may hold */
+static const uk_range uk_bidi_formatting[] = {
+    {0x061C, 0x061C},
+    {0x200E, 0x200F},
+    {0x202A, 0x202E},
+    {0x2066, 0x2069},
+};
+#define UK_BIDI_FORMATTING_COUNT 4
+
 #endif /* URIKIT_SPEEDUPS_TABLES_H */

@@ -39,9 +39,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import islice
-from typing import Final
+from typing import Final, NoReturn, TypeVar
 
-from ._store import compiled
+from ._store import compiled, speedups
 from .errors import URIError
 from .grammar import (
     BIDI_FORMATTING,
@@ -56,6 +56,8 @@ from .report import Report, Severity
 from .validate import check, is_valid
 
 __all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs"]
+
+_Value = TypeVar("_Value")
 
 #: The severity of each repair: how much reading the text differently can mislead.
 SEVERITIES: Final = {
@@ -132,8 +134,16 @@ def repair(text: str, *, iri: bool = False) -> tuple[str, list[Report]]:
     >>> repair("http://a/\u00e9")[0], repair("http://a/\u00e9", iri=True)[0]
     ('http://a/%C3%A9', 'http://a/\u00e9')
     """
-    repaired, reports = _repair(text, iri, None)
+    repaired, reports, _ = _repair(text, iri, None)
     return repaired, reports
+
+
+def repair_value(
+    text: str, iri: bool, scan: Callable[[str], _Value | None]
+) -> tuple[str, list[Report], _Value | None]:
+    """:func:`repair`, and ``scan(repaired)`` (a value, ``None`` for text that is not a
+    reference) where the check of the repaired text can be that scan, or ``None``."""
+    return _repair(text, iri, None, scan)
 
 
 def repair_runs(
@@ -144,20 +154,25 @@ def repair_runs(
     repairs around the reference removed (white space, delimiters, a prefix)
     is read from the reports."""
     runs: list[tuple[int, int, int]] = []
-    repaired, reports = _repair(text, iri, runs)
+    repaired, reports, _ = _repair(text, iri, runs)
     return repaired, reports, runs
 
 
 def _repair(
-    text: str, iri: bool, runs: list[tuple[int, int, int]] | None
-) -> tuple[str, list[Report]]:
-    """:func:`repair`; ``runs`` gets the pieces replaced when it is a list."""
+    text: str,
+    iri: bool,
+    runs: list[tuple[int, int, int]] | None,
+    scan: Callable[[str], _Value | None] | None = None,
+) -> tuple[str, list[Report], _Value | None]:
+    """:func:`repair`; ``runs`` gets the pieces replaced when it is a list; with
+    ``scan``, the repaired text is checked by it when it can be, and its value is
+    returned (else ``None``)."""
     if not isinstance(text, str):
         raise TypeError(f"lenient() takes a str, not {type(text).__name__}")
     rule = "IRI-reference" if iri else "URI-reference"
     valid = is_valid(text, rule)
     if valid and _PREFIX.match(text) is None:
-        return text, []
+        return text, [], None
     reports: list[Report] = []
     start, end = _strip(text, 0, len(text))
     if start:
@@ -188,17 +203,22 @@ def _repair(
         out, skeleton = _encode_forbidden(grammar, body, start, delimited, reports, runs)
     if not compiled:  # the compiled scanner reads long runs of triplets fast, the regex not
         skeleton = _TRIPLET_RUN.sub(_two_triplets, skeleton)
+    value = None
     try:
-        if not is_valid(skeleton, rule):
+        if scan is not None and skeleton is out:  # one scan checks and reads the text
+            value = scan(out)
+            if value is None:
+                check(out, rule)
+        elif not is_valid(skeleton, rule):
             check(out, rule)
     except URIError as exc:
         if valid:
             # the prefix read as Appendix C leaves no reference; "url" is a scheme (§3.1)
-            return text, []
+            return text, [], None
         raise URIError(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
-    return out, reports
+    return out, reports, value
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:
@@ -422,19 +442,90 @@ def _kind_runs(grammar: Grammar, delimited: bool) -> tuple[tuple[str, re.Pattern
 def _encode_all(
     grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
 ) -> str:
-    """What :func:`_encode_forbidden` gives, made a pattern at a time (each a pass in
-    C over the text, whatever the number of repairs), with the same reports."""
-    surrogate = _SURROGATE.search(body)
-    if surrogate is not None:
-        raise URIError(
-            "a lone surrogate cannot be encoded as UTF-8",
-            text=body,
-            position=surrogate.start(),
-            rule="pct-encoded",
-        )
+    """What :func:`_encode_forbidden` gives, with the same reports: in one pass in C
+    with the compiled core, else by :func:`_encode_all_readable`."""
     authority = _AUTHORITY.match(body)
     host_end = authority.end(1) if authority else 0
     first_hash = body.find("#")
+    if _compiled_encode is None:
+        surrogate = _SURROGATE.search(body)
+        if surrogate is not None:
+            _refuse_surrogate(body, surrogate.start())
+        return _encode_all_readable(grammar, body, offset, delimited, reports, host_end, first_hash)
+    encoded = _compiled_encode(
+        body, grammar is IRI_GRAMMAR, delimited, host_end, first_hash, MAX_REPORTS
+    )
+    if isinstance(encoded, int):
+        _refuse_surrogate(body, encoded)
+    out: str
+    runs: list[tuple[int, int, int]]
+    rest: list[tuple[int, int, int, int]]
+    out, runs, rest = encoded
+    for number, start, end in runs:
+        code = _ENCODE_CODES[number]
+        span = (offset + start, offset + end)
+        message = _message(code, body, start, end)
+        reports.append(Report(code, message, SEVERITIES[code], span, True))
+    for number, start, end, chars in rest:
+        code = _ENCODE_CODES[number]
+        span = (offset + start, offset + end)
+        reports.append(Report(code, _summary(code, chars), SEVERITIES[code], span, True))
+    reports.sort(key=lambda r: r.span[0])  # as _Reporter.close sorts them
+    return out
+
+
+def _refuse_surrogate(body: str, position: int) -> NoReturn:
+    """Raise the error of a lone surrogate at ``position`` (RFC 3629 §3: no UTF-8)."""
+    raise URIError(
+        "a lone surrogate cannot be encoded as UTF-8",
+        text=body,
+        position=position,
+        rule="pct-encoded",
+    )
+
+
+#: The report codes of ``_speedups.lenient_encode``, by its numbers.
+_ENCODE_CODES: Final = (
+    "bidi-formatting",
+    "whitespace",
+    "control",
+    "backslash",
+    "non-ascii",
+    "forbidden-character",
+    "bare-percent",
+    "extra-hash",
+    "bracket",
+    "embedded-whitespace",
+)
+_compiled_encode: Final = None if speedups is None else speedups.lenient_encode
+
+
+def _message(code: str, body: str, start: int, end: int) -> str:
+    """The message of the report of ``code`` over ``body[start:end]``, one run."""
+    if code == "bare-percent":
+        return _run(_BARE, end - start)
+    if code == "extra-hash":
+        return 'a second "#" encoded as "%23" (§3.5)'
+    if code == "bracket":
+        return f"{body[start]!r} is allowed only around an IP literal (§3.2.2)"
+    if code == "embedded-whitespace":
+        return _run(_EMBEDDED, end - start)
+    return _run(f"{_classify(body[start])[1]}; encoded", end - start)
+
+
+def _encode_all_readable(
+    grammar: Grammar,
+    body: str,
+    offset: int,
+    delimited: bool,
+    reports: list[Report],
+    host_end: int,
+    first_hash: int,
+) -> str:
+    """:func:`_encode_all` made a pattern at a time (each a pass in C over the text,
+    whatever the number of repairs): the reference for the compiled pass.  ``body``
+    holds no lone surrogate; its authority's host ends at ``host_end`` (0 without
+    one) and its first "#" is at ``first_hash`` (-1 without one)."""
     found: list[Report] = []
     # --- the reports, at most MAX_REPORTS of a code and one over the rest of it
     forbidden = _distinct("".join(_forbidden_run(grammar, delimited).findall(body)))

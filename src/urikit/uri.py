@@ -735,8 +735,8 @@ class _Reference(Store):
         repair (a run of like repairs is one), in the order of their spans in
         ``text``; what cannot be repaired raises :class:`URIError`.
         """
-        repaired, reports = lenient.repair(text, iri=cls._grammar.iri)
-        return Repaired(cls(repaired), reports)
+        repaired, reports, value = lenient.repair_value(text, cls._grammar.iri, cls._scan)
+        return Repaired(cls(repaired) if value is None else value, reports)
 
     # -- building and editing ----------------------------------------------------
 
