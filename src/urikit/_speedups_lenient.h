@@ -309,38 +309,34 @@ static PyObject *lenient_encode(PyObject *module, PyObject *const *args, Py_ssiz
         Py_DECREF(r.runs);
         return length == -1 ? NULL : PyLong_FromSsize_t(-length - 2);
     }
-    /* the result: written as octets straight into the str when it is ASCII or body is
-     * octets, else in the width of body and then narrowed by PyUnicode_FromKindAndData */
-    PyObject *repaired;
-    if (widest < 0x80 || kind == PyUnicode_1BYTE_KIND) {
-        repaired = PyUnicode_New(length, widest);
-        if (repaired != NULL) {
-            void *out = PyUnicode_1BYTE_DATA(repaired);
-            switch (kind) {
-            case PyUnicode_1BYTE_KIND:
-                uk_lenient_write_ucs1(&l, s, out, length, 1);
-                break;
-            case PyUnicode_2BYTE_KIND:
-                uk_lenient_write_ucs2(&l, s, out, length, 1);
-                break;
-            default:
-                uk_lenient_write_ucs4(&l, s, out, length, 1);
-                break;
-            }
-        }
-    } else {
+    /* the result, written straight into the str when it is octets or as wide as body,
+     * else in the width of body and then narrowed by PyUnicode_FromKindAndData */
+    PyObject *repaired = PyUnicode_New(length, widest);
+    if (repaired != NULL && PyUnicode_KIND(repaired) != PyUnicode_1BYTE_KIND &&
+        PyUnicode_KIND(repaired) != kind) {
+        Py_CLEAR(repaired);
         void *out = PyMem_Malloc((size_t)(length > 0 ? length : 1) * (size_t)kind);
         if (out == NULL) {
             Py_DECREF(r.runs);
             return PyErr_NoMemory();
         }
-        if (kind == PyUnicode_2BYTE_KIND) {
-            uk_lenient_write_ucs2(&l, s, out, length, 0);
-        } else {
-            uk_lenient_write_ucs4(&l, s, out, length, 0);
-        }
+        uk_lenient_write_ucs4(&l, s, out, length, 0); /* the only wider body */
         repaired = PyUnicode_FromKindAndData(kind, out, length);
         PyMem_Free(out);
+    } else if (repaired != NULL) {
+        void *out = PyUnicode_DATA(repaired);
+        int narrow = PyUnicode_KIND(repaired) == PyUnicode_1BYTE_KIND;
+        switch (kind) {
+        case PyUnicode_1BYTE_KIND:
+            uk_lenient_write_ucs1(&l, s, out, length, 1);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            uk_lenient_write_ucs2(&l, s, out, length, narrow);
+            break;
+        default:
+            uk_lenient_write_ucs4(&l, s, out, length, narrow);
+            break;
+        }
     }
     if (repaired == NULL) {
         Py_DECREF(r.runs);

@@ -82,8 +82,8 @@ static Py_ssize_t UK_FN(uk_lenient_measure)(uk_lenient *l, const UK_CHAR *s,
 }
 
 /* The second pass: the result into out, of the length the first pass gave; in octets
- * when narrow (every character of the result is ASCII), else in code units of the
- * width of s. */
+ * when narrow (every character of the result is below U+0100), else in code units of
+ * the width of s. */
 static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
                                     Py_ssize_t length, int narrow)
 {
@@ -123,7 +123,11 @@ static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
         }
         const uk_wide_seen *e = uk_lenient_wide(l, c);
         if (e->code == UK_L_KEPT) {
-            units_out[o++] = (UK_CHAR)c; /* narrow only for octets, where out is both */
+            if (narrow) {
+                octets_out[o++] = (Py_UCS1)c;
+            } else {
+                units_out[o++] = (UK_CHAR)c;
+            }
         } else if (narrow && length - o >= 12) { /* a copy of fixed size: no call */
             memcpy(octets_out + o, e->triplets, 12);
             o += e->n;
