@@ -11,8 +11,8 @@
  *     uk_normalize_ucsN(s, sp, rules, out, ts)
  *         RFC 3986 §6.2.2, and §6.2.3 with the registry's rules for the scheme, of the
  *         valid reference s (spans sp); out holds uk_normalize_capacity(len s) units;
- *         -1 when only the readable path can answer (IP literals, schemes with rules of
- *         their own, relative-path references with dot-segments).
+ *         -1 when only the readable path can answer (schemes with rules of their own,
+ *         relative-path references with dot-segments).
  *     uk_remove_dot_segments_ucsN(p, n)
  *         RFC 3986 §5.2.4 in place; the new length.
  *     uk_scheme_rules_of(code, &rules)
@@ -119,10 +119,11 @@ static inline ptrdiff_t uk_resolve_capacity(ptrdiff_t nb, ptrdiff_t nr)
 }
 
 /* The room the normal form of a reference of length n can take: nothing grows but an
- * empty path that becomes "/" (§6.2.3) or a path that takes "/." before it. */
+ * empty path that becomes "/" (§6.2.3) or a path that takes "/." before it, and an IPv6
+ * address in the text of RFC 5952, which takes at most 39 characters. */
 static inline ptrdiff_t uk_normalize_capacity(ptrdiff_t n)
 {
-    return n + 3;
+    return n + 3 + 39;
 }
 
 static const char uk_upper_hex[] = "0123456789ABCDEF";

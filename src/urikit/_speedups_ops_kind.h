@@ -392,11 +392,150 @@ static inline void UK_FN(uk_path_rule)(UK_CHAR *p, ptrdiff_t start, ptrdiff_t en
     }
 }
 
+/* The eight hextets of the IPv6address s[i..end-1] (valid, RFC 3986 §3.2.2) into g: the
+ * pieces before "::", the zero hextets it stands for, the pieces after it; an ls32
+ * IPv4address is the last two. */
+static inline void UK_FN(uk_ipv6_hextets)(const UK_CHAR *s, ptrdiff_t i, ptrdiff_t end,
+                                          unsigned g[8])
+{
+    unsigned head[8], tail[8];
+    int heads = 0, tails = 0, elided = 0;
+    while (i < end) {
+        if (s[i] == ':') { /* "::": a single ":" is taken after its piece */
+            elided = 1;
+            i += 2;
+            continue;
+        }
+        unsigned pieces[2], count = 1, value = 0;
+        ptrdiff_t start = i;
+        while (i < end && s[i] != ':' && s[i] != '.') {
+            value = value << 4 | uk_hex_value(s[i]);
+            i++;
+        }
+        pieces[0] = value;
+        if (i < end && s[i] == '.') { /* dec-octet "." dec-octet "." ... to the end */
+            unsigned octets[4] = {0, 0, 0, 0}, k = 0;
+            for (i = start; i < end; i++) {
+                if (s[i] == '.') {
+                    k++;
+                } else {
+                    octets[k] = octets[k] * 10 + (unsigned)(s[i] - '0');
+                }
+            }
+            pieces[0] = octets[0] << 8 | octets[1];
+            pieces[1] = octets[2] << 8 | octets[3];
+            count = 2;
+        }
+        for (unsigned k = 0; k < count; k++) {
+            if (elided) {
+                tail[tails++] = pieces[k];
+            } else {
+                head[heads++] = pieces[k];
+            }
+        }
+        if (i < end && s[i] == ':' && !(end - i > 1 && s[i + 1] == ':')) {
+            i++;
+        }
+    }
+    for (int k = 0; k < 8; k++) {
+        int from_tail = k - (8 - tails);
+        g[k] = k < heads ? head[k] : from_tail >= 0 ? tail[from_tail] : 0;
+    }
+}
+
+/* The text of RFC 5952 §4 of the hextets g into out from o (§4.1 no leading zeros,
+ * §4.2 the first longest run of two or more zero hextets as "::", §4.3 lower case),
+ * and for an IPv4-mapped address "::ffff:" and the dotted quad (§5); the new end. */
+static inline ptrdiff_t UK_FN(uk_ipv6_text)(const unsigned g[8], UK_CHAR *out, ptrdiff_t o)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!(g[0] | g[1] | g[2] | g[3] | g[4]) && g[5] == 0xFFFF) {
+        static const char mapped[] = "::ffff:";
+        for (int k = 0; k < 7; k++) {
+            out[o++] = (UK_CHAR)mapped[k];
+        }
+        for (int k = 0; k < 4; k++) {
+            unsigned octet = g[6 + k / 2] >> (k % 2 ? 0 : 8) & 0xFF;
+            if (k > 0) {
+                out[o++] = '.';
+            }
+            if (octet >= 100) {
+                out[o++] = (UK_CHAR)('0' + octet / 100);
+            }
+            if (octet >= 10) {
+                out[o++] = (UK_CHAR)('0' + octet / 10 % 10);
+            }
+            out[o++] = (UK_CHAR)('0' + octet % 10);
+        }
+        return o;
+    }
+    int best = -1, best_length = 1, run = 0;
+    for (int k = 0; k < 8; k++) {
+        run = g[k] == 0 ? run + 1 : 0;
+        if (run > best_length) {
+            best_length = run;
+            best = k - run + 1;
+        }
+    }
+    int separate = 0; /* a ":" before the next hextet */
+    for (int k = 0; k < 8;) {
+        if (k == best) {
+            out[o++] = ':';
+            out[o++] = ':';
+            k += best_length;
+            separate = 0;
+            continue;
+        }
+        if (separate) {
+            out[o++] = ':';
+        }
+        int shift = 12;
+        while (shift > 0 && (g[k] >> shift & 0xF) == 0) {
+            shift -= 4;
+        }
+        for (; shift >= 0; shift -= 4) {
+            out[o++] = (UK_CHAR)hex[g[k] >> shift & 0xF];
+        }
+        separate = 1;
+        k++;
+    }
+    return o;
+}
+
+/* The IP-literal s[start..end-1] ("[" ... "]", valid) normalized into out from o: its
+ * address in lower case (§6.2.2.1: the hex digits, the "v" of IPvFuture), the
+ * triplets of an RFC 6874 zone ID normalized but not its case (§6.2.2.2); with
+ * canonical (§6.2.3), an IPv6 address in the text of RFC 5952.  The new end. */
+static inline ptrdiff_t UK_FN(uk_ip_literal_normal)(const UK_CHAR *s, ptrdiff_t start,
+                                                    ptrdiff_t end, int canonical, UK_CHAR *out,
+                                                    ptrdiff_t o)
+{
+    ptrdiff_t inner = start + 1, close = end - 1;
+    ptrdiff_t zone = UK_FN(uk_find)(s, inner, close, '%'); /* "%25" ZoneID, or none */
+    int future = s[inner] == 'v' || s[inner] == 'V';
+    out[o++] = '[';
+    if (canonical && !future) {
+        unsigned g[8];
+        UK_FN(uk_ipv6_hextets)(s, inner, zone, g);
+        o = UK_FN(uk_ipv6_text)(g, out, o);
+    } else {
+        for (ptrdiff_t i = inner; i < zone; i++) {
+            out[o++] = (UK_CHAR)uk_ascii_lower(s[i]);
+        }
+    }
+    if (zone < close) {
+        o = UK_FN(uk_copy)(out, o, s, zone, zone + 3);
+        o = UK_FN(uk_normalize_triplets)(s, zone + 3, close, 0, out, o);
+    }
+    out[o++] = ']';
+    return o;
+}
+
 /* The normal form (RFC 3986 §6.2.2, and with rules != NULL §6.2.3) of the valid
  * reference s with the spans sp, as normalize.normalize gives it, into out (at least
  * uk_normalize_capacity(len(s)) units) with its spans ts; the length, or -1 when the
- * reference needs what only the readable path does: an IP literal (RFC 5952 text), a
- * scheme with rules->defer, or a relative-path reference with dot-segments.  rules
+ * reference needs what only the readable path does: a scheme with rules->defer, or a
+ * relative-path reference with dot-segments.  rules
  * holds what the registry says of the scheme (default_port -1 and zeros for a scheme
  * it does not know); NULL asks for the syntax rung alone. */
 static inline ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp[UK_SPANS],
@@ -408,9 +547,7 @@ static inline ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp
         return -1;
     }
     int has_host = sp[UK_G_HOST] >= 0;
-    if (has_host && sp[UK_G_HOST + 1] > sp[UK_G_HOST] && s[sp[UK_G_HOST]] == '[') {
-        return -1;
-    }
+    int ip_literal = has_host && sp[UK_G_HOST + 1] > sp[UK_G_HOST] && s[sp[UK_G_HOST]] == '[';
     /* RFC 8089 §2: a file path without an authority has the empty one */
     int empty_authority = !has_host && rule == UK_RULE_FILE_LOCALHOST &&
                           sp[UK_G_PATH + 1] > sp[UK_G_PATH] && s[sp[UK_G_PATH]] == '/';
@@ -458,7 +595,12 @@ static inline ptrdiff_t UK_FN(uk_normalize)(const UK_CHAR *s, const ptrdiff_t sp
             }
         }
         ts[UK_G_HOST] = o; /* 6.2.2.1: the host without case, and 6.2.2.2 */
-        o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], 1, out, o);
+        if (ip_literal) {
+            o = UK_FN(uk_ip_literal_normal)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], rules != NULL,
+                                            out, o);
+        } else {
+            o = UK_FN(uk_normalize_triplets)(s, sp[UK_G_HOST], sp[UK_G_HOST + 1], 1, out, o);
+        }
         if (rule == UK_RULE_FILE_LOCALHOST && !port && sp[UK_G_USERINFO] < 0 &&
             o - ts[UK_G_HOST] == 9) {
             static const char localhost[] = "localhost"; /* RFC 8089 §2 */

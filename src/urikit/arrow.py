@@ -416,8 +416,10 @@ def normalize(
     **steps: Any,
 ) -> Result:
     """:func:`urikit.normalize` of each row (RFC 3986 §6.2), as ``string_view``;
-    ``steps`` are its protocol-based steps.  Rows already normal are answered in C
-    (without steps, for URIs); the others by the scalar API."""
+    ``steps`` are its protocol-based steps.  Without steps and for URIs, an ASCII row
+    is normalized in C by the compiled core's normal form (a row already normal is a
+    view of the input); a relative-path reference with dot-segments, and every row
+    with steps or for IRIs, by the scalar API."""
     unknown = set(steps) - set(_NO_STEPS)
     if unknown:
         raise TypeError(f"normalize() got unexpected keyword arguments {sorted(unknown)}")
