@@ -6,7 +6,7 @@ import json
 from urllib.parse import urlparse, urlsplit
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from strategies import uri_references
 
 from urikit import IRI, URI, URIError, same_origin
@@ -50,6 +50,8 @@ def test_to_urlsplit_gives_urllibs_answer(text: str) -> None:
 
 
 @given(uri_references())
+@example("////")  # an empty authority before a path that begins with "//" (§3.3)
+@example("s:////a")
 def test_from_urlsplit_round_trips_what_urllib_keeps(text: str) -> None:
     ours = URI(text)
     back = URI.from_urlsplit(ours.to_urlsplit())

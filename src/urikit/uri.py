@@ -665,14 +665,16 @@ class _Reference(Store):
         """A reference from a ``urllib.parse`` result, validated as :meth:`build` does.
 
         urllib cannot tell an empty component from an absent one; ``""`` is
-        taken as absent, as its ``geturl()`` does.
+        taken as absent, as its ``geturl()`` does, but for an empty ``netloc``
+        before a path that begins with "//": without an authority no path may
+        (RFC 3986 §3.3), so the authority was there and empty (``////``).
         """
         path = parts.path
         if isinstance(parts, ParseResult) and parts.params:
             path += ";" + parts.params
         return cls.build(
             scheme=parts.scheme or None,
-            authority=parts.netloc or None,
+            authority=parts.netloc or ("" if path.startswith("//") else None),
             path=path,
             query=parts.query or None,
             fragment=parts.fragment or None,
