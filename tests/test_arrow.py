@@ -10,6 +10,8 @@ pure one.
 
 from __future__ import annotations
 
+import array
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -572,6 +574,107 @@ def test_authorities_and_view_lengths() -> None:
                     assert [row[name] for name in kernels.COMPONENTS] == [
                         getattr(want, name) for name in kernels.COMPONENTS
                     ], text
+
+
+def exact(rows: list[str]) -> Any:
+    """``rows`` as a ``string`` column whose data buffer is a ``bytes`` of exactly their
+    octets, so that the sanitizers see a read past its end."""
+    octets = [row.encode() for row in rows]
+    offsets = array.array("i", itertools.accumulate((len(o) for o in octets), initial=0))
+    buffers = [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(octets))]
+    return pa.Array.from_buffers(pa.string(), len(rows), buffers)
+
+
+def assert_parsed_as_the_value_type(rows: list[str | None]) -> None:
+    texts = [row for row in rows if row is not None]
+    cases = [(rows, column) for column in columns(rows)] + [(texts, exact(texts))]
+    for inputs, column in cases:
+        got = ua.parse(column)
+        got.validate(full=True)
+        for text, row in zip(inputs, got.to_pylist(), strict=True):
+            want = scalar(text)
+            if want is None:
+                assert row is None
+            elif isinstance(want, URIError):
+                assert row["valid"] is False, text
+                assert (row["error_position"], row["error"]) == (want.position, want.reason)
+            else:
+                assert [row[name] for name in kernels.COMPONENTS] == [
+                    getattr(want, name) for name in kernels.COMPONENTS
+                ], text
+
+
+#: Runs of every class of the scanner, 1 to 40 octets long, so that each ends before,
+#: at and after every octet of a 16-octet step.
+RUNS = [
+    "s" + "c" * 20 + "://" + "u" * 17 + "@" + "h" * 33 + ":8080/" + "p" * 40,
+    "s://h" * 3 + "/" + "?q" * 20 + "#" + "f" * 39,
+    "//" + "0123456789abcdef" * 2 + "/x:y" * 9,
+    "rel" * 13 + "/seg%41" * 5 + "?%7e" * 7,
+    "s:" + "o" * 15 + "%zz",
+]
+
+
+def test_runs_end_at_the_end_of_the_row() -> None:
+    """Every prefix of long runs, one row after the other, then the other way round:
+    the octets after a row in its data buffer continue its runs (or, near the end of
+    the buffer, are not there), and none of them counts."""
+    for text in RUNS:
+        prefixes: list[str | None] = [text[:k] for k in range(len(text) + 1)]
+        assert_parsed_as_the_value_type(prefixes)
+        assert_parsed_as_the_value_type(prefixes[::-1])
+        assert_parsed_as_the_value_type([p for row in prefixes for p in (row, " \x00<> ")])
+
+
+def test_components_near_the_end_of_the_data() -> None:
+    """Components of 0 to 14 octets in the last row, which ends 0 to 20 octets before
+    the end of its data: its views are written by the checked path, the rows before it
+    by the wide one."""
+    for length in range(15):
+        last = f"s://{'h' * length}/{'p' * length}?{'q' * length}#{'f' * length}"
+        for after in range(21):
+            rows: list[str | None] = [last, last, "x" * after]
+            assert_parsed_as_the_value_type(rows)
+            assert_parsed_as_the_value_type(rows[:2] if after == 0 else [*rows[:2], None])
+
+
+@pytest.mark.parametrize(
+    ("n", "rows", "values", "type_"),
+    [
+        (0, [], [], pa.int64()),
+        (5, [], [], pa.string()),
+        (1, [0], [-(2**63)], pa.int64()),
+        (9, [0, 1, 7, 8], [0, 2**63 - 1, -1, 5], pa.int64()),
+        (1, [0], [""], pa.string()),
+        (17, [0, 1, 8, 16], ["a", "", "RFC 3986 §3.2.3", "ü" * 40], pa.string()),
+        (3, [2], ["end"], pa.string()),
+    ],
+)
+def test_scatter(n: int, rows: list[int], values: list[Any], type_: Any) -> None:
+    """A column of nulls but at the rows given, the first and the last among them."""
+    got = kernels.KERNEL.scatter(n, rows, values, type_)
+    got.validate(full=True)
+    assert got.type == type_
+    want: list[Any] = [None] * n
+    for row, value in zip(rows, values, strict=True):
+        want[row] = value
+    assert got.to_pylist() == want
+
+
+def test_scatter_refuses_what_it_cannot_write() -> None:
+    columns = _compiled()._columns
+    allocate = kernels._allocate
+    for rows in ([1, 1], [2, 1], [-1], [3]):
+        with pytest.raises(ValueError, match="ascending"):
+            columns.scatter(3, rows, ["a"] * len(rows), True, allocate)
+    with pytest.raises(ValueError, match="differ in length"):
+        columns.scatter(3, [0], [], True, allocate)
+    with pytest.raises(TypeError, match="str"):
+        columns.scatter(3, [0], [1], True, allocate)
+    with pytest.raises(TypeError):
+        columns.scatter(3, [0], ["1"], False, allocate)
+    with pytest.raises(ValueError, match="out of range"):
+        columns.scatter(-1, [], [], False, allocate)
 
 
 @settings(max_examples=60, deadline=None)

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, Final
 
 import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from . import IRI, URI, URIError
 from ._fast import scheme_codes
@@ -139,6 +140,17 @@ class PureKernel:
         ]
         return pa.array(answers, pa.string_view())
 
+    def scatter(self, n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
+        """An array of ``n`` nulls but for ``values`` at ``rows`` (ascending), of
+        ``type_``, ``pa.int64()`` or ``pa.string()``."""
+        if not rows:
+            return pa.nulls(n, type_)
+        bits = bytearray((n + 7) // 8)
+        for row in rows:
+            bits[row >> 3] |= 1 << (row & 7)
+        mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bytes(bits))])
+        return pc.replace_with_mask(pa.nulls(n, type_), mask, pa.array(values, type_))
+
 
 class CompiledKernel:
     """The rows scanned in C by ``urikit._columns`` over the chunk's own buffers."""
@@ -197,6 +209,13 @@ class CompiledKernel:
             arrays.append(pa.Array.from_buffers(pa.string_view(), len(piece), buffers))
             start += len(piece)
         return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+
+    def scatter(self, n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
+        """As ``PureKernel.scatter``, the buffers written by ``urikit._columns.scatter``."""
+        if not rows:
+            return pa.nulls(n, type_)
+        buffers = self._columns.scatter(n, rows, values, type_ == pa.string(), _allocate)
+        return pa.Array.from_buffers(type_, n, buffers)
 
     def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int], ...]:
         """The schemes of ``registry`` as the C kernel reads them: (lower-case name,

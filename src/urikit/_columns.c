@@ -10,17 +10,22 @@
  * non-ASCII character is); with the IRI grammar a row with non-ASCII octets is
  * decoded to code points first and its spans are mapped back to octet offsets.
  *
- * With the URI grammar the rows are scanned by uk8_scan (_columns_scan.h), the
- * scanner of _speedups_scan.h over a table of the 256 octets.
+ * With the URI grammar the rows are scanned by uk8_scan_within (_columns_scan.h), the
+ * scanner of _speedups_scan.h over a table of the 256 octets, which may read on after
+ * a row into the rest of its data buffer (never past it) but answers for the row
+ * alone.
  *
  * The answers are filled into new buffers made by the caller's allocate(size),
  * which Python hands to Arrow unchanged: bitmaps of validity and of booleans (bit i
- * of byte i / 8, least significant bit first), int8 and int64 values, and string
- * views (Arrow "string_view": 16 bytes per row, strings of at most 12 octets
- * inline, longer ones as a prefix, a data buffer index and an offset).  The views
- * of components point into the input's data buffers, so nothing of a component is
- * copied.  The loops over the rows touch no Python object and run with the GIL
- * released; map() takes it back for the rows it leaves to its fallback.
+ * of byte i / 8, least significant bit first), int8 and int64 values, string views
+ * (Arrow "string_view": 16 bytes per row, strings of at most 12 octets inline,
+ * longer ones as a prefix, a data buffer index and an offset), and int32 offsets
+ * with their data (Arrow "string").  The views of components point into the input's
+ * data buffers, so nothing of a component is copied.  The loops over the rows touch
+ * no Python object and run with the GIL released; map() takes it back for the rows
+ * it leaves to its fallback.  scatter() fills a column that is null but for a few
+ * rows given with their values (the explanations of the rows that are not
+ * references), reading those values with the GIL held.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -505,7 +510,8 @@ static int32_t utf8_next(const uint8_t *s, Py_ssize_t n, Py_ssize_t *i)
 /* uk_scan over the UTF-8 octets s[0..n-1], with spans as octet offsets: 1 on a
  * match, 0 when the row is not a reference (or not UTF-8), -1 when out of memory
  * (with no exception set: this runs without the GIL).  scan_iri reads the IRI
- * grammar, scan_utf8 either. */
+ * grammar; scan_utf8 reads row r in either, with the URI grammar by uk8_scan_within,
+ * which may read on after the row up to the end of its buffer. */
 static UK_COLD int scan_iri(const uint8_t *s, Py_ssize_t n, ptrdiff_t spans[UK_SPANS],
                             uk_scratch *w)
 {
@@ -549,10 +555,10 @@ static UK_COLD int scan_iri(const uint8_t *s, Py_ssize_t n, ptrdiff_t spans[UK_S
     return 1;
 }
 
-static inline int scan_utf8(const uk8_table *t, const uint8_t *s, Py_ssize_t n, int iri,
+static inline int scan_utf8(const uk8_table *t, const uk_row *r, int iri,
                             ptrdiff_t spans[UK_SPANS], uk_scratch *w)
 {
-    return iri ? scan_iri(s, n, spans, w) : uk8_scan(t, s, n, spans);
+    return iri ? scan_iri(r->s, r->n, spans, w) : uk8_scan_within(t, r->s, r->n, r->limit, spans);
 }
 
 /* --- split ------------------------------------------------------------------------ */
@@ -610,8 +616,42 @@ static inline uint64_t transpose_bits(uint64_t x)
     return x;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
 #define UK_WIDE_VIEWS 1
+/* The octets read to write a view from s on (put_view_wide). */
+#define UK_VIEW_READ 16
+
+/* For a string of k octets, k = min(n, 13): the octets of its view taken from the
+ * 16 read at its start and moved 4 up, past the length: the string (up to 12
+ * octets), or for a string longer than 12 its first 4, the prefix. */
+#define UK_KEPT(m, j) ((j) < (m) ? 0xFF : 0)
+#define UK_KEEP(m)                                                                          \
+    {0, 0, 0, 0, UK_KEPT(m, 0), UK_KEPT(m, 1), UK_KEPT(m, 2), UK_KEPT(m, 3), UK_KEPT(m, 4), \
+     UK_KEPT(m, 5), UK_KEPT(m, 6), UK_KEPT(m, 7), UK_KEPT(m, 8), UK_KEPT(m, 9),             \
+     UK_KEPT(m, 10), UK_KEPT(m, 11)}
+static _Alignas(16) const uint8_t keep_view[14][UK_VIEW_SIZE] = {
+    UK_KEEP(0), UK_KEEP(1), UK_KEEP(2),  UK_KEEP(3),  UK_KEEP(4),  UK_KEEP(5),  UK_KEEP(6),
+    UK_KEEP(7), UK_KEEP(8), UK_KEEP(9), UK_KEEP(10), UK_KEEP(11), UK_KEEP(12), UK_KEEP(4),
+};
+#undef UK_KEEP
+#undef UK_KEPT
+
+/* The view of s[0..n-1] as put_view writes it, for 0 <= n <= INT32_MAX when 16
+ * octets can be read from s on; `far` is the second word of the view of a string
+ * longer than 12 (its data buffer, then its offset).  Without branches on n. */
+static inline void put_view_wide(uint8_t *view, const uint8_t *s, ptrdiff_t n, uint64_t far)
+{
+    size_t k = n < UK_VIEW_INLINE + 1 ? (size_t)n : UK_VIEW_INLINE + 1;
+    uint64_t long_string = 0 - (uint64_t)(n > UK_VIEW_INLINE); /* all ones or none */
+    __m128i octets = _mm_slli_si128(_mm_loadu_si128((const __m128i *)s), 4);
+    octets = _mm_and_si128(octets, _mm_load_si128((const __m128i *)keep_view[k]));
+    __m128i words = _mm_set_epi64x((long long)(far & long_string), (long long)(uint32_t)n);
+    _mm_storeu_si128((__m128i *)view, _mm_or_si128(octets, words));
+}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define UK_WIDE_VIEWS 1
+#define UK_VIEW_READ 12
 /* For a string of k octets, k = min(n, 13): the octets kept of the first 8 and of
  * the next 4 read from its start (a string longer than 12 keeps its first 4 as the
  * prefix). */
@@ -643,13 +683,15 @@ static inline void put_view_wide(uint8_t *view, const uint8_t *s, ptrdiff_t n, u
 }
 #else
 #define UK_WIDE_VIEWS 0
+#define UK_VIEW_READ 12
 #endif
 
-/* Whether the views of every slice of row r can be written by put_view_wide: 12
- * octets can be read after the row, and every offset from base fits an int32. */
+/* Whether the views of every slice of row r can be written by put_view_wide:
+ * UK_VIEW_READ octets can be read after the row, and every offset from base fits an
+ * int32. */
 static inline int row_is_wide(const uk_row *r, int64_t base)
 {
-    if (!UK_WIDE_VIEWS || r->limit - (r->s + r->n) < UK_VIEW_INLINE || r->at < base ||
+    if (!UK_WIDE_VIEWS || r->limit - (r->s + r->n) < UK_VIEW_READ || r->at < base ||
         r->n > INT32_MAX) {
         return 0;
     }
@@ -804,7 +846,7 @@ static UK_NOINLINE int split_rows(const uk_column *c, int iri, int64_t base, uk_
                 o->failed_row = i;
                 break;
             }
-            int found = scan_utf8(&table, r.s, r.n, iri, spans, &w);
+            int found = scan_utf8(&table, &r, iri, spans, &w);
             if (found <= 0) {
                 if (found < 0 || rows_append(&o->invalid, i) < 0) {
                     failure = UK_NO_MEMORY;
@@ -814,8 +856,9 @@ static UK_NOINLINE int split_rows(const uk_column *c, int iri, int64_t base, uk_
                 continue;
             }
             ok_bits |= bit;
-            unsigned here;
-            if (put_components(values, want, nwant, mask, i, &r, spans, base, &here) < 0) {
+            unsigned here = 0;
+            if (nwant > 0 &&
+                put_components(values, want, nwant, mask, i, &r, spans, base, &here) < 0) {
                 failure = UK_NO_FIT;
                 o->failed_row = i;
                 break;
@@ -941,6 +984,135 @@ done:
     Py_XDECREF(outputs);
     Py_XDECREF(invalid);
     Py_XDECREF(overflows);
+    return result;
+}
+
+/* --- scatter -------------------------------------------------------------------------- */
+
+PyDoc_STRVAR(scatter_doc,
+             "scatter(n, rows, values, text, allocate, /)\n--\n\n"
+             "The buffers of an Arrow column of n rows, null but at rows (a list of\n"
+             "ascending row numbers), where it holds values (a list as long as rows):\n"
+             "with text, (validity, int32 offsets, data) of \"string\" for values of str,\n"
+             "else (validity, values) of \"int64\" for values of int.  A null row is\n"
+             "empty (its octets of values are zero).  Every buffer is made by\n"
+             "allocate(size).");
+
+static PyObject *scatter(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_ssize_t n;
+    PyObject *row_list, *value_list, *allocate;
+    int text;
+    if (!PyArg_ParseTuple(args, "nO!O!pO:scatter", &n, &PyList_Type, &row_list, &PyList_Type,
+                          &value_list, &text, &allocate)) {
+        return NULL;
+    }
+    if (n < 0 || n >= PY_SSIZE_T_MAX / 8) {
+        PyErr_SetString(PyExc_ValueError, "scatter: n is out of range");
+        return NULL;
+    }
+    /* Tuples of the lists, so that the values stay as they are while allocate() runs. */
+    PyObject *rows = PySequence_Tuple(row_list);
+    PyObject *values = rows == NULL ? NULL : PySequence_Tuple(value_list);
+    Py_ssize_t *at = NULL, total = 0;
+    uk_out outs[3];
+    memset(outs, 0, sizeof(outs));
+    PyObject *result = NULL;
+    if (values == NULL) {
+        goto done;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(rows);
+    if (PyTuple_GET_SIZE(values) != count) {
+        PyErr_SetString(PyExc_ValueError, "scatter: rows and values differ in length");
+        goto done;
+    }
+    at = PyMem_Calloc((size_t)(count > 0 ? count : 1), sizeof(Py_ssize_t));
+    if (at == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The rows, checked, and with text the length of all the values in UTF-8. */
+    for (Py_ssize_t k = 0; k < count; k++) {
+        at[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(rows, k));
+        if (at[k] == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (at[k] < 0 || at[k] >= n || (k > 0 && at[k] <= at[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "scatter: rows are not ascending rows of n");
+            goto done;
+        }
+        if (text) {
+            Py_ssize_t size;
+            PyObject *value = PyTuple_GET_ITEM(values, k);
+            if (!PyUnicode_Check(value)) {
+                PyErr_SetString(PyExc_TypeError, "scatter: with text, values are str");
+                goto done;
+            }
+            if (PyUnicode_AsUTF8AndSize(value, &size) == NULL) {
+                goto done;
+            }
+            total += size;
+            if (total > INT32_MAX) {
+                PyErr_SetString(PyExc_OverflowError,
+                                "scatter: the values do not fit int32 offsets");
+                goto done;
+            }
+        }
+    }
+    uint8_t *validity = out_new(&outs[0], allocate, (n + 7) / 8, 1);
+    if (validity == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        set_bit(validity, at[k]);
+    }
+    if (!text) {
+        uint8_t *numbers = out_new(&outs[1], allocate, n * 8, 1);
+        if (numbers == NULL) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < count; k++) {
+            int64_t number = PyLong_AsLongLong(PyTuple_GET_ITEM(values, k));
+            if (number == -1 && PyErr_Occurred()) {
+                goto done;
+            }
+            memcpy(numbers + at[k] * 8, &number, 8);
+        }
+        result = PyTuple_Pack(2, outs[0].obj, outs[1].obj);
+        goto done;
+    }
+    uint8_t *offsets = out_new(&outs[1], allocate, (n + 1) * 4, 0);
+    uint8_t *data = offsets == NULL ? NULL : out_new(&outs[2], allocate, total, 0);
+    if (data == NULL) {
+        goto done;
+    }
+    /* offsets[i] is where row i starts: the end of the values of the rows before it. */
+    int32_t end = 0;
+    Py_ssize_t next = 0; /* the first row whose offset is not written */
+    for (Py_ssize_t k = 0; k <= count; k++) {
+        Py_ssize_t row = k < count ? at[k] : n;
+        for (Py_ssize_t i = next; i <= row; i++) {
+            memcpy(offsets + i * 4, &end, 4);
+        }
+        if (k < count) {
+            Py_ssize_t size; /* the UTF-8 cached with the str when it was counted */
+            const char *utf8 = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(values, k), &size);
+            if (size > 0) {
+                memcpy(data + end, utf8, (size_t)size);
+            }
+            end += (int32_t)size;
+            next = row + 1;
+        }
+    }
+    result = PyTuple_Pack(3, outs[0].obj, outs[1].obj, outs[2].obj);
+done:
+    PyMem_Free(at);
+    Py_XDECREF(rows);
+    Py_XDECREF(values);
+    for (int k = 0; k < 3; k++) {
+        out_release(&outs[k]);
+    }
     return result;
 }
 
@@ -1405,6 +1577,7 @@ done:
 
 static PyMethodDef columns_methods[] = {
     {"split", split, METH_VARARGS, split_doc},
+    {"scatter", scatter, METH_VARARGS, scatter_doc},
     {"map", map, METH_VARARGS, map_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -1418,7 +1591,7 @@ static PyModuleDef_Slot columns_slots[] = {
     {0, NULL},
 };
 
-PyDoc_STRVAR(columns_doc, "The compiled kernels of urikit.arrow: split() and map().");
+PyDoc_STRVAR(columns_doc, "The compiled kernels of urikit.arrow: split(), scatter() and map().");
 
 static struct PyModuleDef columns_module = {
     PyModuleDef_HEAD_INIT,

@@ -4,6 +4,9 @@ from typing import Any
 def split(
     column: tuple[Any, ...], iri: bool, mask: int, base: int, allocate: Callable[[int], Any], /
 ) -> tuple[Any, Any, list[int], tuple[Any, ...]]: ...
+def scatter(
+    n: int, rows: list[int], values: list[Any], text: bool, allocate: Callable[[int], Any], /
+) -> tuple[Any, ...]: ...
 def map(
     column: tuple[Any, ...],
     rank: int,

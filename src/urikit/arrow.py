@@ -179,17 +179,6 @@ def _errors_of(
     return found
 
 
-def _scatter(n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
-    """An array of ``n`` nulls but for ``values`` at ``rows``."""
-    if not rows:
-        return pa.nulls(n, type_)
-    bits = bytearray((n + 7) // 8)
-    for row in rows:
-        bits[row >> 3] |= 1 << (row & 7)
-    mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bytes(bits))])
-    return pc.replace_with_mask(pa.nulls(n, type_), mask, pa.array(values, type_))
-
-
 def _check_errors(errors: str) -> None:
     if errors not in ("null", "raise"):
         raise ValueError(f"errors must be 'null' or 'raise', not {errors!r}")
@@ -235,7 +224,7 @@ def parse(
             for name, (attribute, type_) in _ERROR_FIELDS.items():
                 if name in names:
                     answers = [getattr(e, attribute) for e in found]
-                    values[name] = _scatter(n, split.invalid, answers, type_)
+                    values[name] = _kernel().scatter(n, split.invalid, answers, type_)
         mask = chunk.is_null() if chunk.null_count else None
         return pa.StructArray.from_arrays(
             [values[name] for name in names],
