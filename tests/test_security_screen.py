@@ -24,7 +24,7 @@ from urikit.lenient import repair, repair_runs
 from urikit.schemes import DEFAULT_REGISTRY, Scheme
 from urikit.security import differential
 from urikit.security.audit import audit, full_audit
-from urikit.security.reading import _alignment, _body_start
+from urikit.security.reading import _alignment, _body_end, _body_start
 from urikit.security.screen import ENCODED, LOUD, PLAIN_HEAD, QUIET, is_quiet, screen
 
 BENCH_URLS = Path(__file__).parent.parent / "bench" / "urls.txt"
@@ -253,6 +253,6 @@ def test_spans_map_back_to_the_characters_repaired(pieces: list[str], delimited:
     if not reports:
         return
     start = _body_start(text, reports)
-    mapper = _alignment(text, repaired, start)
+    mapper = _alignment(text, repaired, start, _body_end(text, start, reports))
     offsets = _exact_offsets(text, start, len(repaired))
     assert [mapper((i, i + 1)) for i in range(len(repaired))] == [(o, o + 1) for o in offsets]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from typing import Final
 from urllib.parse import unquote
 
-from ..grammar import ALPHA, DIGIT, HEXDIG, PCT_ENCODED, URI_GRAMMAR
+from ..grammar import ALPHA, DIGIT, HEXDIG, URI_GRAMMAR
 from ..report import Report, Severity, printable, quote
 from ..schemes import SchemeRegistry
 from ..types import Component
@@ -21,15 +20,10 @@ from .hosts import (
     suspicious_labels,
     uts46_changes,
 )
+from .triplets import concern_runs, decode_once
 
 __all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
-#: A run of triplets; possessive where the ``re`` module has it (Python 3.11), as a
-#: run is always taken whole and the engine then keeps no state to go back to.
-_RUN: Final = re.compile(f"(?:{PCT_ENCODED})+" + ("+" if sys.version_info >= (3, 11) else ""))
-_TRIPLET: Final = re.compile(PCT_ENCODED)
-#: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
-_CONCERN: Final = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
 _CONTROLS: Final = frozenset([*range(0x20), 0x7F])
@@ -384,23 +378,15 @@ def check_encoded(
     either: each such run is found from one of those octets (triplets cannot
     overlap, so the run is the same read backwards as forwards).
     """
-    done = span[0]
-    while (concern := _CONCERN.search(text, done, span[1])) is not None:
-        start = concern.start()
-        while start - 3 >= done and _TRIPLET.match(text, start - 3) is not None:
-            start -= 3
-        run = _RUN.match(text, start, span[1])
-        assert run is not None
-        done = run.end()
-        octets = bytes.fromhex(run.group().replace("%", ""))
+    for start, _, octets in concern_runs(text, span[0], span[1]):
         controls = octets.translate(None, _NOT_CONTROLS)  # in C, not an int per octet
         present = {b for b in _CONTROLS if b in controls} if controls else set()
         if present:
             order = sorted(present, key=octets.find)
             names = ", ".join(_NAMES.get(b, f"0x{b:02X}") for b in order)
             worst = not present.isdisjoint(_WORST)
-            first = run.start() + 3 * octets.find(order[0])
-            last = run.start() + 3 * max(octets.rfind(b) for b in present) + 3
+            first = start + 3 * octets.find(order[0])
+            last = start + 3 * max(octets.rfind(b) for b in present) + 3
             findings.append(
                 finding(
                     "encoded-control",
@@ -415,29 +401,25 @@ def check_encoded(
         try:
             octets.decode("utf-8")
         except UnicodeDecodeError as error:
-            first = run.start() + 3 * error.start
+            first = start + 3 * error.start
             findings.append(
                 finding(
                     "invalid-utf8",
-                    f"the octets {run.group()[3 * error.start : 3 * error.end]} are not "
+                    f"the octets {text[first : start + 3 * error.end]} are not "
                     "UTF-8: servers that transcode them disagree on what they mean "
                     "(RFC 3986 §7.3)",
                     Severity.LOW,
-                    where((first, run.start() + 3 * error.end)),
+                    where((first, start + 3 * error.end)),
                     component,
                 )
             )
-
-
-def _decoded_run(run: re.Match[str]) -> str:
-    return bytes.fromhex(run.group().replace("%", "")).decode("utf-8", "surrogateescape")
 
 
 def _decode_all(text: str, rounds: int = 3) -> str:
     """``text`` percent-decoded up to ``rounds`` times (double encoding undone), a run
     of triplets at a time (as ``unquote(text, errors="surrogateescape")``)."""
     for _ in range(rounds):
-        decoded = _RUN.sub(_decoded_run, text)
+        decoded = decode_once(text)
         if decoded == text:
             break
         text = decoded
@@ -445,16 +427,19 @@ def _decode_all(text: str, rounds: int = 3) -> str:
 
 
 _SEPARATORS: Final = re.compile(r"[/\\]")
+#: "%2E" (".", in either case) or "%25" ("%", so that "%252E" is "." twice decoded).
+_ENCODED_DOT_OR_PERCENT: Final = re.compile("%2[5Ee]")
 
 
 def _traverses(raw: str) -> str | None:
     """The decoded form of an encoded ``raw`` when it holds a "." or ".." segment."""
     if "%" not in raw:
         return None
-    lowered = raw.lower()
-    if "." not in raw and "%2e" not in lowered and "%25" not in lowered:
+    if "." not in raw and _ENCODED_DOT_OR_PERCENT.search(raw) is None:
         return None  # no "." before or after decoding (once or twice)
     decoded = _decode_all(raw)
+    if "." not in decoded:
+        return None
     parts = _SEPARATORS.split(decoded)
     return decoded if any(part in (".", "..") for part in parts) else None
 

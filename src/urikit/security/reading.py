@@ -40,6 +40,16 @@ def _body_start(text: str, reports: Sequence[Report]) -> int:
     return start
 
 
+def _body_end(text: str, start: int, reports: Sequence[Report]) -> int:
+    """Where the reference that begins at ``start`` ends in ``text``: before trailing
+    white space and a closing delimiter, as the repairs removed them."""
+    end = len(text)
+    for report in reports:
+        if report.code == "delimiters":
+            end = report.span[1] - 1
+    return start + len(text[start:end].rstrip())
+
+
 def _common_prefix(a: str, b: str) -> int:
     """The length of the longest common prefix of ``a`` and ``b`` (slices compared in C)."""
     low, high = 0, min(len(a), len(b))
@@ -52,41 +62,60 @@ def _common_prefix(a: str, b: str) -> int:
     return low
 
 
-def _alignment(text: str, repaired: str, start: int) -> Mapper:
+def _common_suffix(a: str, b: str) -> int:
+    """The length of the longest common suffix of ``a`` and ``b`` (slices compared in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _alignment(text: str, repaired: str, start: int, end: int) -> Mapper:
     """Map spans of ``repaired``, the lenient repair of ``text``, back to ``text``.
 
-    The repaired text is the input from ``start`` with runs of it replaced
+    The repaired text is the input ``text[start:end]`` with runs of it replaced
     (:func:`~urikit.lenient.repair_runs`): nothing for white space removed, else
     three characters per UTF-8 octet ("%XX"), so that a position in a
     replacement falls on the character whose octet it encodes.  Up to the
-    first replacement the map is a shift; the runs, which take a repair a
-    match at a time to list, are listed only for a span past it.
+    first replacement and after the last one the map is a shift; the runs,
+    which take a repair a match at a time to list, are listed only for a span
+    between them.
     """
     unchanged = _common_prefix(repaired, text[start:])
     # "%2x" repaired as "%252x" begins like the input: the shift holds up to its "%"
     percent = repaired.rfind("%", max(0, unchanged - 2), unchanged)
     if percent >= 0:
         unchanged = percent + 1
+    # the character replaced last is no HEXDIG (none is ever replaced), where its
+    # replacement ends in one, or white space removed, which no repaired text holds:
+    # the ends have in common the text after the last replacement, and no more
+    kept = len(repaired) - _common_suffix(repaired, text[start:end])
     outs: list[int] = []  # where each replacement begins in the repaired text
     runs: list[tuple[int, int, int]] = []
 
     def position(at: int) -> int:
         if at < unchanged:
             return at + start
+        if at >= kept:
+            return at - len(repaired) + end
         if not runs:
             runs.extend(repair_runs(text)[2])
             shift = -start  # repaired position - input position, before the next run
-            for begin, end, length in runs:
+            for begin, finish, length in runs:
                 outs.append(begin + shift)
-                shift += length - (end - begin)
+                shift += length - (finish - begin)
         index = bisect_right(outs, at) - 1
         if index < 0:
             return at + start
-        begin, end, length = runs[index]
+        begin, finish, length = runs[index]
         inside = at - outs[index]
         if inside >= length:  # in the kept text after the replacement
-            return end + inside - length
-        return begin + _character_of(text[begin:end], inside // 3)
+            return finish + inside - length
+        return begin + _character_of(text[begin:finish], inside // 3)
 
     def mapper(span: tuple[int, int]) -> tuple[int, int]:
         s, e = span
@@ -162,4 +191,5 @@ def read(
     except URIError:
         return None, identity
     _add_repairs(text, reports, findings)
-    return reference, _alignment(text, out, _body_start(text, reports))
+    start = _body_start(text, reports)
+    return reference, _alignment(text, out, start, _body_end(text, start, reports))

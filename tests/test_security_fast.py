@@ -1,0 +1,402 @@
+"""The fast paths of ``audit`` on hostile text give what the plain code gives.
+
+``urikit.security.triplets`` reads runs of percent-encoded triplets (RFC 3986
+§2.1) with passes in C: classes made by ``bytes.translate``, a triplet found by
+``bytes.find``, long runs compared a window at a time.  The invisible-character
+check looks only for the invisible characters that the text holds, and counts
+those after its first runs with ``str.count``.  The WHATWG reading gives ada only
+the beginning of a URL that decides its scheme, userinfo, host and port.  A span
+of a lenient reading after its last repair is mapped back by a shift, without the
+runs of the repair (``test_security_screen`` checks the map at every position).
+
+Each is held here to the plain code it replaces (the regular expressions below, a
+triplet or a run at a time; ada on the whole text), on generated text, on runs that
+end at and around every window boundary, and through ``audit`` itself on the
+hostile shapes; and the triplets are read in time linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from urllib.parse import unquote
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from linear import assert_linear
+from test_hostile import SHAPES
+from test_security import ATTACKS, CLEAN
+from test_security_screen import CORPUS
+
+from urikit.grammar import HEXDIG, PCT_ENCODED
+from urikit.report import INVISIBLE_FORMAT, Report, Severity
+from urikit.security import checks, differential, reading, triplets
+from urikit.security.audit import MAX_FINDINGS, audit, full_audit
+from urikit.security.findings import finding, run_message
+from urikit.security.hosts import is_presentation_selector
+
+audit_module = sys.modules[full_audit.__module__]
+
+# --- the plain transcriptions ------------------------------------------------------
+
+RUN = re.compile(f"(?:{PCT_ENCODED})+")
+TRIPLET = re.compile(PCT_ENCODED)
+CONCERN = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")
+
+
+def plain_concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
+    """Each triplet of concern found by the regex, its run read a triplet at a time."""
+    done = start
+    while (concern := CONCERN.search(text, done, end)) is not None:
+        first = concern.start()
+        while first - 3 >= done and TRIPLET.match(text, first - 3) is not None:
+            first -= 3
+        run = RUN.match(text, first, end)
+        assert run is not None
+        done = run.end()
+        yield first, done, bytes.fromhex(run.group().replace("%", ""))
+
+
+def _decoded_run(run: re.Match[str]) -> str:
+    return bytes.fromhex(run.group().replace("%", "")).decode("utf-8", "surrogateescape")
+
+
+def plain_decode_once(text: str) -> str:
+    return RUN.sub(_decoded_run, text)
+
+
+_INVISIBLE = re.compile(f"[{INVISIBLE_FORMAT}]+")
+_SELECTOR_FIRST = re.compile(f"(?<![{INVISIBLE_FORMAT}])[\ufe0e\ufe0f]")
+
+
+def plain_check_invisible(text: str, findings: list[Report]) -> None:
+    """``invisible-character`` with every run found by the class of all invisible characters."""
+    count = 0
+    runs = _INVISIBLE.finditer(text)
+    for match in runs:
+        start, end = match.span()
+        if is_presentation_selector(text, start):
+            start += 1
+        if start == end:
+            continue
+        count += 1
+        run = text[start:end]
+        message = (
+            f"U+{ord(run[0]):04X}, an invisible or bidi formatting character: "
+            "the URI does not look like what it is"
+        )
+        span = (start, end)
+        findings.append(
+            finding(
+                "invisible-character",
+                run_message(message, len(run), span),
+                Severity.MEDIUM,
+                span,
+            )
+        )
+        if count == MAX_FINDINGS:
+            break
+    else:
+        return
+    following = next(runs, None)
+    if following is None:
+        return
+    rest = following.start()
+    chars = sum(map(len, _INVISIBLE.findall(text, rest)))
+    chars -= sum(
+        is_presentation_selector(text, m.start()) for m in _SELECTOR_FIRST.finditer(text, rest)
+    )
+    if chars == 0:
+        return
+    (last,) = deque(_INVISIBLE.finditer(text, rest), maxlen=1)
+    findings.append(
+        finding(
+            "invisible-character",
+            f"{chars} more invisible or bidi formatting characters after the first "
+            f"{MAX_FINDINGS} runs, from the start of this span to its end: the URI does "
+            "not look like what it is",
+            Severity.MEDIUM,
+            (rest, last.end()),
+        )
+    )
+
+
+def plain_traverses(raw: str) -> str | None:
+    """``_traverses`` with its first tests on the lower-cased text and every part split."""
+    if "%" not in raw:
+        return None
+    lowered = raw.lower()
+    if "." not in raw and "%2e" not in lowered and "%25" not in lowered:
+        return None
+    decoded = raw
+    for _ in range(3):
+        again = plain_decode_once(decoded)
+        if again == decoded:
+            break
+        decoded = again
+    parts = re.split(r"[/\\]", decoded)
+    return decoded if any(part in (".", "..") for part in parts) else None
+
+
+# --- text to read ----------------------------------------------------------------------
+
+PIECES = [
+    "%", "%4", "%41", "%00", "%0a", "%7E", "%7F", "%7f", "%C3", "%A9", "%c3%a9", "%E2%80%AE",
+    "%2e", "%2E", "%25", "%2F", "%5C", "%FF", "a", "F", "7", "c", "\u00e9", "/", "\\", ".",
+    "..", "\u202e", "\u200b", "\ufe0f", "\u2764", "\u00ad", "x", "?", "&", "=",
+]  # fmt: skip
+
+
+@st.composite
+def triplet_text(draw: st.DrawFn) -> str:
+    """Text of triplets and what breaks runs of them, with long runs repeated."""
+    parts = draw(st.lists(st.sampled_from(PIECES), max_size=30))
+    if draw(st.booleans()):
+        unit = "".join(draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=4)))
+        at = draw(st.integers(0, len(parts)))
+        parts.insert(at, unit * draw(st.integers(1, 400)))
+    return "".join(parts)
+
+
+def _boundary_texts() -> Iterator[str]:
+    """Runs that end at and around each window boundary, broken in every way, with a
+    triplet of concern at the start, in the middle or at the end, read forwards and
+    backwards; and triplets that begin where one window of the search ends."""
+    widest = 3 * 2**16
+    breaks = ["", "%", "%4", "x", "\u00e9", "%%41", "4", "%4g", "%%%", "%%%41"]
+    for count in [1, 15, 16, 17, 32, 48, 49, 95, 96, 97, 400, 1000, 2**16 + 1, 2**17 - 1]:
+        for stop in breaks if count < 2**16 else breaks[:4]:
+            yield "%00" + "%41" * count + stop + "%41"
+            yield "ab%4" + "%41" * count + "%00" + stop + "%41" * 3
+            yield "a" + "%E2%80%AE" * (count // 3 + 1) + stop
+            yield "%41" * count + stop + "%41" * count + "%FF"
+    yield "%41" * (widest // 3 + 5) + "%7F"
+    yield "x" + "%41" * (2 * widest) + "%C3" + "%41" * (widest + 7) + "%00%"
+    # a triplet that begins where the regular expression stops looking, or where a
+    # window of the classes ends (64, 128, 256... characters, each beginning one or
+    # two characters before the last one ended)
+    for length in [*range(50, 1100), *range(2000, 2080), *range(4050, 4130)]:
+        yield "a" * length + "%C3%41"
+
+
+BOUNDARIES = list(_boundary_texts())
+
+
+def _same_runs(text: str, start: int = 0, end: int | None = None) -> None:
+    stop = len(text) if end is None else end
+    fast = list(triplets.concern_runs(text, start, stop))
+    assert fast == list(plain_concern_runs(text, start, stop))
+
+
+# --- the triplets -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("part", range(8))
+def test_concern_runs_at_window_boundaries(part: int) -> None:
+    for text in BOUNDARIES[part::8]:
+        _same_runs(text)
+        _same_runs(text, 1, len(text) - 1)
+        assert triplets.decode_once(text) == plain_decode_once(text), text[:80]
+
+
+@settings(max_examples=300)
+@given(triplet_text(), st.integers(0, 60), st.integers(0, 60))
+def test_concern_runs_are_the_regex_runs(text: str, cut_start: int, cut_end: int) -> None:
+    _same_runs(text)
+    start = min(cut_start, len(text))
+    _same_runs(text, start, max(start, len(text) - cut_end))
+
+
+@settings(max_examples=300)
+@given(triplet_text())
+def test_decode_once_is_the_regex_decoding(text: str) -> None:
+    assert triplets.decode_once(text) == plain_decode_once(text)
+
+
+@given(st.text())
+def test_decode_once_of_any_text(text: str) -> None:
+    assert triplets.decode_once(text) == plain_decode_once(text)
+
+
+@settings(max_examples=300)
+@given(st.one_of(triplet_text(), st.text()))
+def test_decode_once_is_unquote(text: str) -> None:
+    assert triplets.decode_once(text) == unquote(text, errors="surrogateescape")
+
+
+@settings(max_examples=300)
+@given(triplet_text())
+def test_traverses_is_the_plain_test(text: str) -> None:
+    assert checks._traverses(text) == plain_traverses(text)
+
+
+# --- invisible characters -----------------------------------------------------------
+
+
+@st.composite
+def invisible_text(draw: st.DrawFn) -> str:
+    """Text with many runs of invisible characters (past MAX_FINDINGS of them) and
+    variation selectors after emoji, keycap bases and other characters."""
+    pieces = ["\u202e", "\u200b", "\ufe0f", "\ufe0e", "\u2764", "1", "\u20e3", "a", "\u00ad", "é"]
+    unit = "".join(draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=6)))
+    head = "".join(draw(st.lists(st.sampled_from(pieces), max_size=10)))
+    return head + unit * draw(st.integers(0, 300))
+
+
+def _invisible(check: Callable[[str, list[Report]], None], text: str) -> list[Report]:
+    found: list[Report] = []
+    check(text, found)
+    return found
+
+
+@settings(max_examples=200)
+@given(invisible_text())
+def test_invisible_characters_are_the_plain_findings(text: str) -> None:
+    fast = _invisible(audit_module._check_invisible, text)
+    assert fast == _invisible(plain_check_invisible, text)
+
+
+@given(st.text())
+def test_invisible_characters_of_any_text(text: str) -> None:
+    fast = _invisible(audit_module._check_invisible, text)
+    assert fast == _invisible(plain_check_invisible, text)
+
+
+# --- through audit ------------------------------------------------------------------
+
+
+@contextmanager
+def plain_paths() -> Iterator[None]:
+    """``audit`` with the plain transcriptions in place of the fast paths."""
+    with pytest.MonkeyPatch.context() as swap:
+        swap.setattr(checks, "concern_runs", plain_concern_runs)
+        swap.setattr(checks, "decode_once", plain_decode_once)
+        swap.setattr(audit_module, "_check_invisible", plain_check_invisible)
+        swap.setattr(differential, "_read_ada", differential._ada_reading)
+        yield
+
+
+HOSTILE_TEXTS = [make(3_000) for make in SHAPES.values()] + [
+    "http://a/" + text for text in BOUNDARIES[:: len(BOUNDARIES) // 40]
+]
+
+
+@pytest.mark.parametrize("index", range(len(HOSTILE_TEXTS)))
+def test_audit_of_hostile_text_is_the_plain_audit(index: int) -> None:
+    text = HOSTILE_TEXTS[index]
+    fast = (audit(text), full_audit(text))
+    with plain_paths():
+        assert (audit(text), full_audit(text)) == fast
+
+
+@settings(max_examples=100)
+@given(st.one_of(triplet_text(), invisible_text()), st.sampled_from(["", "http://a/", "//h/?"]))
+def test_audit_of_generated_text_is_the_plain_audit(text: str, head: str) -> None:
+    fast = full_audit(head + text)
+    with plain_paths():
+        assert full_audit(head + text) == fast
+
+
+# --- the map from the repaired text back to the input --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ("http://a/" + "x " * 500 + "%00", (1009, 1012)),
+        (" <http://a/" + "x " * 500 + "%00>  ", (1011, 1014)),
+        ("http://a/" + "\u00e9 " * 500 + "%C3", (1009, 1012)),
+    ],
+)
+def test_spans_after_the_last_repair_are_mapped_without_the_runs(
+    text: str, span: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # past the last replacement the map is a shift from the end, as up to the first
+    # one it is a shift from the start: listing the runs repeats the whole repair
+    def refuse(text: str, *, iri: bool = False) -> object:
+        raise AssertionError("the runs were listed")
+
+    monkeypatch.setattr(reading, "repair_runs", refuse)
+    found = [f for f in audit(text) if f.code in ("encoded-control", "invalid-utf8")]
+    assert [f.span for f in found] == [span]
+    monkeypatch.undo()
+    assert audit(text) == full_audit(text)
+
+
+# --- linear time --------------------------------------------------------------------
+
+LINEAR: dict[str, Callable[[int], str]] = {
+    "long-run-then-concern": lambda n: "%41" * (n // 3) + "%00",
+    "concern-runs": lambda n: "%00x" * (n // 4),
+    "false-hints": lambda n: "%7E" * (n // 3) + "%00",
+    "long-concern-run": lambda n: "%E2%80%AE" * (n // 9) + "%4",
+    "broken-triplets": lambda n: "%%41" * (n // 4),
+    "percents": lambda n: "%" * n,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINEAR))
+def test_triplets_are_read_in_linear_time(name: str) -> None:
+    def read(text: str) -> None:
+        for _ in triplets.concern_runs(text, 0, len(text)):
+            pass
+        triplets.decode_once(text)
+
+    assert_linear(LINEAR[name], read)
+
+
+# --- the beginning of a URL that decides what WHATWG parsers read ------------------
+
+URLISH = [
+    "http:", "HTTPS:", "ws:", "file:", "foo:", "ftp:", "/", "//", "\\", "?", "#", "@", ":", "a",
+    "b.c", "1", "[::1]", "%41", "\t", "\n", " ", "\x00", "\u202e", "\u00e9", "\uff0e", ".",
+    "..", "C:", "|", "x@y", ":80", ":99999", " a", "a b", "ab\t:", "\x01", "x1:", "a+b.c",
+]  # fmt: skip
+
+
+@st.composite
+def urlish_text(draw: st.DrawFn) -> str:
+    return "".join(draw(st.lists(st.sampled_from(URLISH), max_size=14)))
+
+
+def _same_ada_reading(text: str) -> None:
+    for relative in (False, True):
+        whole = differential._ada_reading(text, relative)
+        assert differential._read_ada(text, relative) == whole, (text, relative)
+
+
+needs_ada = pytest.mark.skipif(not differential.has_ada(), reason="ada_url is not installed")
+
+
+@needs_ada
+@settings(max_examples=500)
+@given(urlish_text())
+def test_ada_reads_the_decisive_beginning_as_the_whole(text: str) -> None:
+    _same_ada_reading(text)
+
+
+@needs_ada
+def test_ada_reads_the_decisive_beginning_of_real_and_hostile_urls() -> None:
+    texts = [make(3_000) for make in SHAPES.values()]
+    texts += [t for ts in ATTACKS.values() for t in ts] + CLEAN
+    texts += CORPUS[:: max(1, len(CORPUS) // 500)]
+    for text in texts:
+        _same_ada_reading(text)
+
+
+def test_the_decisive_beginning_is_short_for_a_long_path() -> None:
+    assert differential._decisive("http://a/" + "\u202e" * 10, False) == "http://a/"
+    assert differential._decisive("HTTPS:\\\\a:1\\b", False) == "HTTPS:\\\\a:1\\"
+    assert differential._decisive("\u202e" * 10, True) == "\u202e"
+    assert differential._decisive(" a b a b", True) == " a "
+    assert differential._decisive("ab\tc:d e", True) == "ab\tc:d e"
+    assert differential._decisive("\u202e" * 10, False) == "\u202e" * 10
+    assert differential._decisive("http://" + "x" * 10, False) == "http://" + "x" * 10
+    assert differential._decisive("http:///a/b", False) == "http:///a/"
+    assert differential._decisive("file://h/C:/x", False) == "file://h/C:/x"
+    assert differential._decisive("http://" + "@" * 10, False) == "http://@"
+    assert differential._decisive("wss:/a@@?q", True) == "wss:/@"
