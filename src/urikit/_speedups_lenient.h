@@ -1,4 +1,4 @@
-/* The character repairs of the lenient reading (urikit.lenient) in one pass.
+/* The character repairs of the lenient reading (urikit.lenient) in one call.
  *
  * Included once by _speedups.c, after _speedups_ops_py.h.  urikit.lenient._encode_all
  * calls it for the text between the delimiters and prefix it has taken off:
@@ -24,8 +24,9 @@
  *     4 other non-ASCII                    9 white space inside delimiters
  *
  * For a body that holds a lone surrogate, which UTF-8 cannot encode (RFC 3629 §3), it
- * returns the position of the first instead.  Linear time: each code unit is read
- * twice (the length of the result, then the result).
+ * returns the position of the first instead.  Linear time: two passes over body (the
+ * length of the result, then the result), each reading a code unit a bounded number
+ * of times.
  */
 
 enum {

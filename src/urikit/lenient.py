@@ -442,7 +442,7 @@ def _kind_runs(grammar: Grammar, delimited: bool) -> tuple[tuple[str, re.Pattern
 def _encode_all(
     grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report]
 ) -> str:
-    """What :func:`_encode_forbidden` gives, with the same reports: in one pass in C
+    """What :func:`_encode_forbidden` gives, with the same reports: by one call into C
     with the compiled core, else by :func:`_encode_all_readable`."""
     authority = _AUTHORITY.match(body)
     host_end = authority.end(1) if authority else 0
