@@ -93,8 +93,6 @@ static inline int uk_utf8(Py_UCS4 c, uint8_t octets[4])
     return 4;
 }
 
-static const char uk_hex_upper[] = "0123456789ABCDEF";
-
 /* The triplets of the UTF-8 octets of c (RFC 3986 §2.1: hex in upper case) into out;
  * their number of characters. */
 static int uk_triplets(Py_UCS4 c, Py_UCS1 out[12])
@@ -103,8 +101,8 @@ static int uk_triplets(Py_UCS4 c, Py_UCS1 out[12])
     int count = uk_utf8(c, octets);
     for (int k = 0; k < count; k++) {
         out[3 * k] = '%';
-        out[3 * k + 1] = (Py_UCS1)uk_hex_upper[octets[k] >> 4];
-        out[3 * k + 2] = (Py_UCS1)uk_hex_upper[octets[k] & 0xF];
+        out[3 * k + 1] = (Py_UCS1)uk_upper_hex[octets[k] >> 4];
+        out[3 * k + 2] = (Py_UCS1)uk_upper_hex[octets[k] & 0xF];
     }
     return 3 * count;
 }

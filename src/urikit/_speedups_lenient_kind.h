@@ -110,8 +110,8 @@ static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
                 i = end - 1;
                 continue;
             }
-            Py_UCS1 triplet[3] = {'%', (Py_UCS1)uk_hex_upper[c >> 4],
-                                  (Py_UCS1)uk_hex_upper[c & 0xF]};
+            Py_UCS1 triplet[3] = {'%', (Py_UCS1)uk_upper_hex[c >> 4],
+                                  (Py_UCS1)uk_upper_hex[c & 0xF]};
             for (int k = 0; k < 3; k++) {
                 if (narrow) {
                     octets_out[o++] = triplet[k];

@@ -361,31 +361,30 @@ def _encode_forbidden(
                     if reporter.full(code):
                         reporter.more(code, where + first, where + last_)
                         continue
-                    message = _run(f"{_classify(chars[first])[1]}; encoded", last_ - first)
+                    message = _message(code, body, start + first, start + last_)
                     add(code, message, where + first, where + last_)
                 # Every octet of a forbidden character is encoded (§2.1, upper-case hex).
                 encoded = "%" + chars.encode("utf-8").hex("%").upper()
                 longest = max(longest, len(encoded))
         elif kind == "bare":
-            add("bare-percent", _run(_BARE, end - start), where, offset + end)
+            add("bare-percent", _message("bare-percent", body, start, end), where, offset + end)
             encoded = "%25" * (end - start)
             longest = max(longest, len(encoded))
         elif kind == "hash":
             if not seen_hash:
                 seen_hash = True
                 continue
-            add("extra-hash", 'a second "#" encoded as "%23" (§3.5)', where, where + 1)
+            add("extra-hash", _message("extra-hash", body, start, end), where, where + 1)
             encoded = "%23"
         elif kind == "bracket":
             if host_start <= start < host_end:
                 continue
             ch = match.group()
-            add(
-                "bracket", f"{ch!r} is allowed only around an IP literal (§3.2.2)", where, where + 1
-            )
+            add("bracket", _message("bracket", body, start, end), where, where + 1)
             encoded = "%5B" if ch == "[" else "%5D"
         elif kind == "space":
-            add("embedded-whitespace", _run(_EMBEDDED, end - start), where, offset + end)
+            message = _message("embedded-whitespace", body, start, end)
+            add("embedded-whitespace", message, where, offset + end)
             encoded = ""
         else:
             raise URIError(
@@ -501,7 +500,8 @@ _compiled_encode: Final = None if speedups is None else speedups.lenient_encode
 
 
 def _message(code: str, body: str, start: int, end: int) -> str:
-    """The message of the report of ``code`` over ``body[start:end]``, one run."""
+    """The message of the report of ``code`` over ``body[start:end]``, one run: the one
+    place the messages of the repairs are written, for both ways of repairing."""
     if code == "bare-percent":
         return _run(_BARE, end - start)
     if code == "extra-hash":
@@ -534,40 +534,25 @@ def _encode_all_readable(
         by_code.setdefault(_classify(ch)[0], []).append(ch)
     kinds = dict(_kind_runs(grammar, delimited))
     for code, chars in by_code.items():
-
-        def message(run: re.Match[str]) -> str:
-            return _run(f"{_classify(run.group()[0])[1]}; encoded", run.end() - run.start())
-
         if len(chars) <= _SMALL_CLASS:
             # a run of the code's characters that occur: a plain class, searched fast
             pattern = re.compile("[" + "".join(map(re.escape, chars)) + "]+")
-            _report_runs(code, pattern, body, 0, offset, message, found, _counted(body, chars))
+            _report_runs(code, pattern, body, 0, offset, found, _counted(body, chars))
         else:
             pattern = kinds[code]
-            _report_runs(code, pattern, body, 0, offset, message, found, _matched(body, pattern))
+            _report_runs(code, pattern, body, 0, offset, found, _matched(body, pattern))
     if "%" in body:
         _report_runs(
-            "bare-percent", _BARE_RUN, body, 0, offset,
-            lambda run: _run(_BARE, run.end() - run.start()), found,
-            _matched(body, _BARE_PERCENT),
-        )  # fmt: skip
+            "bare-percent", _BARE_RUN, body, 0, offset, found, _matched(body, _BARE_PERCENT)
+        )
     if first_hash >= 0:
-        _report_runs(
-            "extra-hash", _HASH, body, first_hash + 1, offset,
-            lambda run: 'a second "#" encoded as "%23" (§3.5)', found, _counted(body, "#"),
-        )  # fmt: skip
+        _report_runs("extra-hash", _HASH, body, first_hash + 1, offset, found, _counted(body, "#"))
     if "[" in body or "]" in body:
-        _report_runs(
-            "bracket", _BRACKET, body, host_end, offset,
-            lambda run: f"{run.group()!r} is allowed only around an IP literal (§3.2.2)", found,
-            _counted(body, "[]"),
-        )  # fmt: skip
+        _report_runs("bracket", _BRACKET, body, host_end, offset, found, _counted(body, "[]"))
     if delimited:
         _report_runs(
-            "embedded-whitespace", _SPACE_RUN, body, 0, offset,
-            lambda run: _run(_EMBEDDED, run.end() - run.start()), found,
-            _matched(body, _SPACE_RUN),
-        )  # fmt: skip
+            "embedded-whitespace", _SPACE_RUN, body, 0, offset, found, _matched(body, _SPACE_RUN)
+        )
     reports.extend(found)
     reports.sort(key=lambda r: r.span[0])  # as _Reporter.close sorts them
     # --- the repairs, in an order in which none changes what another sees
@@ -640,7 +625,6 @@ def _report_runs(
     body: str,
     start: int,
     offset: int,
-    message: Callable[[re.Match[str]], str],
     reports: list[Report],
     rest: Rest,
 ) -> None:
@@ -650,7 +634,8 @@ def _report_runs(
     runs = pattern.finditer(body, start)
     for run in islice(runs, MAX_REPORTS):
         span = (offset + run.start(), offset + run.end())
-        reports.append(Report(code, message(run), severity, span, True))
+        message = _message(code, body, run.start(), run.end())
+        reports.append(Report(code, message, severity, span, True))
     first = next(runs, None)
     if first is None:
         return
