@@ -51,6 +51,7 @@ columns = Extension(
     "urikit._columns",
     sources=["src/urikit/_columns.c"],
     depends=[
+        "src/urikit/_columns_plain.h",
         "src/urikit/_columns_scan.h",
         "src/urikit/_speedups_ops.h",
         "src/urikit/_speedups_ops_kind.h",

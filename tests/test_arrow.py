@@ -309,6 +309,52 @@ def test_the_kernel_writes_triplets_and_dot_segments(kernel: str, level: str) ->
     assert got == [str(urikit.normalize(text, level=level)) for text in rows]  # type: ignore[arg-type]
 
 
+def _one_change_from_normal() -> list[str]:
+    """Normal references with one octet or triplet that makes them not normal (RFC 3986
+    §6.2.2: a triplet, an upper-case letter in the scheme or host, a dot-segment), or
+    that does not ("." inside a segment, an upper-case letter in the path), at every
+    offset up to 140: the compiled kernel tests a row for plain normality 16 octets
+    a step, 64 to a word (with a = 54, the "/" of "/." ends the first word)."""
+    rows = []
+    for a in range(141):
+        for change in ("%7e", "%7E", "%2F", "/./", "/..", "/.", "x.", "A"):
+            for b in (0, 1, 17):
+                rows.append("http://h/" + "x" * a + change + "y" * b)
+        rows.append("http://" + "h" * a + "H/p")
+        rows.append("http://" + "h" * a + ".H/p")
+        rows.append("s" * a + "S://h/p")
+        rows.append("s" * (a + 1) + ":/" + "x" * a + "/.")
+        rows.append("a" * a + "/./b")
+        rows.append("./" + "x" * a)  # a dot-segment that begins the path
+    return rows
+
+
+@pytest.mark.parametrize("level", ["scheme", "syntax"])
+def test_normalize_one_change_from_normal(level: str) -> None:
+    rows = _one_change_from_normal()
+    want = [str(urikit.normalize(text, level=level)) for text in rows]  # type: ignore[arg-type]
+    # each row followed by more of the buffer, then each the last of its buffer
+    assert ua.normalize(pa.array(rows, pa.string()), level=level).to_pylist() == want
+    for text, answer in zip(rows[::97], want[::97], strict=True):
+        assert ua.normalize(pa.array([text], pa.string()), level=level)[0].as_py() == answer
+
+
+def test_normalize_rows_of_many_schemes() -> None:
+    """The kernel remembers the rules of the schemes it has looked up (RFC 3986
+    §6.2.3), by their length and first and last letters: schemes that share all
+    three ("gs" and "ws", "file" and "wss"), one spelled in upper case, and schemes
+    longer than it remembers, interleaved."""
+    schemes = ["ws", "gs", "wss", "file", "http", "HTTP", "https", "Https", "coap+tcp"]
+    schemes += ["chrome-extension", "a", "z", "git+ssh", "ftp", "sftp"]
+    rows = [
+        f"{scheme}://h:{port}{path}"
+        for scheme, port, path in itertools.product(schemes, ["", "80", "443", "0021"], ["", "/p"])
+    ]
+    rows = [row for _, row in sorted(enumerate(rows), key=lambda pair: (pair[0] * 7919) % 131)]
+    want = [str(urikit.normalize(text)) for text in rows]
+    assert ua.normalize(pa.array(rows, pa.string())).to_pylist() == want
+
+
 def test_normalize_with_a_registry_of_its_own() -> None:
     """The scheme codes of another registry (RFC 3986 §6.2.3): a default port, an
     empty path that is "/", a rule of its own, and case rules the kernel defers."""

@@ -10,6 +10,7 @@ when ``urikit._columns`` is not built or ``URIKIT_NO_EXTENSIONS=1``.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -39,7 +40,6 @@ HOST_TYPE: Final = pa.dictionary(pa.int8(), pa.string())
 STRING_TYPES: Final = (pa.string(), pa.large_string(), pa.string_view())
 _KINDS: Final = {pa.string(): 0, pa.large_string(): 1, pa.string_view(): 2}
 _HOST_TYPE_INDEX: Final = {name: code for code, name in enumerate(HOST_TYPES)}
-_HOST_TYPE_NAMES: Final = pa.array(HOST_TYPES, pa.string())
 #: The largest span of data octets one call may view: a view's offset is an int32.
 _VIEW_SPAN: Final = 2**31 - 1
 _HOST_TYPE_BIT: Final = 8
@@ -116,7 +116,7 @@ class PureKernel:
         if "host_type" in extra:
             codes = [None if t is None else _HOST_TYPE_INDEX[t] for t in host_types]
             result.host_type = pa.DictionaryArray.from_arrays(
-                pa.array(codes, pa.int8()), _HOST_TYPE_NAMES
+                pa.array(codes, pa.int8()), _host_type_names()
             )
         if "port_number" in extra:
             result.port_number = pa.array(ports, pa.int64())
@@ -286,7 +286,7 @@ def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Sp
         if outputs[_HOST_TYPE_BIT] is not None:
             bits, codes = outputs[_HOST_TYPE_BIT]
             indices = pa.Array.from_buffers(pa.int8(), length, [bits, codes])
-            host_types.append(pa.DictionaryArray.from_arrays(indices, _HOST_TYPE_NAMES))
+            host_types.append(pa.DictionaryArray.from_arrays(indices, _host_type_names()))
         if outputs[_PORT_NUMBER_BIT] is not None:
             bits, values, rows = outputs[_PORT_NUMBER_BIT]
             ports.append(pa.Array.from_buffers(pa.int64(), length, [bits, values]))
@@ -299,6 +299,13 @@ def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Sp
     if ports:
         result.port_number = _concat(ports)
     return result
+
+
+@functools.cache
+def _host_type_names() -> pa.Array:
+    """The dictionary of ``host_type`` columns, made on first use: ``pa.array``
+    imports pandas where it is installed, which ``import urikit.arrow`` need not."""
+    return pa.array(HOST_TYPES, pa.string())
 
 
 def _concat(arrays: list[pa.Array]) -> pa.Array:

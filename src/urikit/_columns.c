@@ -38,6 +38,7 @@
 #include <unistd.h>
 #endif
 
+#include "_columns_plain.h"
 #include "_columns_scan.h"
 #include "_speedups_ops.h"
 
@@ -698,6 +699,19 @@ static inline int row_is_wide(const uk_row *r, int64_t base)
     return (uint64_t)r->at - (uint64_t)base <= (uint64_t)(INT32_MAX - r->n);
 }
 
+/* The view of the whole row r, as put_slice writes it: 0, or -1 when it does not fit. */
+static inline int put_row(uint8_t *view, const uk_row *r, int64_t base)
+{
+#if UK_WIDE_VIEWS
+    if (row_is_wide(r, base)) {
+        put_view_wide(view, r->s, r->n,
+                      (uint32_t)r->buffer | (((uint64_t)r->at - (uint64_t)base) << 32));
+        return 0;
+    }
+#endif
+    return put_slice(view, r, 0, r->n, base);
+}
+
 /* The views of the wanted components of row r (spans as scanned) at row i, one by
  * one; their bits (1 << component) in *defined.  0, or -1 when one does not fit a
  * view. */
@@ -1192,6 +1206,9 @@ static uk_scheme *schemes_read(PyObject *tuple, Py_ssize_t *count)
  * a column of bases (RFC 3986 §5.2). */
 enum { UK_RANK_RESOLVE = 3, UK_RANK_RESOLVE_EACH = 4 };
 
+/* The number of schemes map() remembers (scheme_rules_seen). */
+#define UK_SEEN 16
+
 /* The state of map() over its rows. */
 typedef struct {
     const uk_column *c;
@@ -1208,11 +1225,10 @@ typedef struct {
     const uk_scheme *table;
     Py_ssize_t count;
     struct {
-        const uint8_t *s; /* a scheme as a row spells it, in the column's data */
+        uint64_t key; /* a scheme as a row spells it (octets_key), its length (0: none) */
         Py_ssize_t n;
         uk_scheme_rules rules;
-    } seen[2];        /* the last two schemes looked up in the table */
-    int seen_next;    /* the entry of seen the next new scheme takes */
+    } seen[UK_SEEN];  /* schemes looked up in the table (scheme_rules_seen) */
     int64_t base;
     int32_t extra_index;
     uint8_t *validity, *views;
@@ -1236,23 +1252,42 @@ static int put_extra(uk_map *m, Py_ssize_t i, int64_t at)
     return put_view(view, s, n, m->extra_index, at, s) < 0 ? UK_NO_FIT : UK_FINE;
 }
 
-/* scheme_rules() of the scheme s[0..n-1] of a row, remembering the last two schemes
- * looked up: the rows of a column mostly share one or two. */
-static void scheme_rules_seen(uk_map *m, const uint8_t *s, Py_ssize_t n,
+/* The first n octets of s[0..7], 1 <= n <= 8, as a word (the others zero). */
+static inline uint64_t octets_key(const uint8_t *s, Py_ssize_t n)
+{
+    uint64_t key;
+    memcpy(&key, s, 8);
+    if (n >= 8) {
+        return key;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return key & ~(UINT64_MAX >> (8 * n));
+#else
+    return key & (((uint64_t)1 << (8 * n)) - 1);
+#endif
+}
+
+/* scheme_rules() of the scheme s[0..n-1] of a row whose buffer ends at limit,
+ * remembering the schemes of at most 8 octets looked up: the rows of a column mostly
+ * share a few ("http", "https", "ftp", "file", "mailto", ...).  A scheme has its
+ * entry of uk_map.seen by its length and its first and last octets. */
+static void scheme_rules_seen(uk_map *m, const uint8_t *s, Py_ssize_t n, const uint8_t *limit,
                               uk_scheme_rules *rules)
 {
-    for (int k = 0; k < 2; k++) {
-        if (m->seen[k].s != NULL && m->seen[k].n == n && memcmp(m->seen[k].s, s, (size_t)n) == 0) {
-            *rules = m->seen[k].rules;
-            return;
-        }
+    if (n > 8 || limit - s < 8) {
+        scheme_rules(m->table, m->count, s, n, rules);
+        return;
+    }
+    unsigned k = ((unsigned)n + s[0] + 8u * s[n - 1]) % UK_SEEN;
+    uint64_t key = octets_key(s, n);
+    if (m->seen[k].n == n && m->seen[k].key == key) {
+        *rules = m->seen[k].rules;
+        return;
     }
     scheme_rules(m->table, m->count, s, n, rules);
-    int k = m->seen_next;
-    m->seen[k].s = s;
+    m->seen[k].key = key;
     m->seen[k].n = n;
     m->seen[k].rules = *rules;
-    m->seen_next = 1 - k;
 }
 
 /* What normal_form() answers for a row that is its own answer. */
@@ -1265,21 +1300,21 @@ static void scheme_rules_seen(uk_map *m, const uint8_t *s, Py_ssize_t n,
  * plainly its own normal form (nothing written).  The buffer's end does not move. */
 static ptrdiff_t normal_form(uk_map *m, const uk_row *r, const ptrdiff_t spans[UK_SPANS])
 {
-    if (extra_reserve(&m->extra, uk_normalize_capacity(r->n)) < 0) {
-        return -2;
-    }
     uk_scheme_rules rules, *at_scheme_level = NULL;
     if (m->rank >= 2) {
         if (spans[UK_G_SCHEME] >= 0) {
             scheme_rules_seen(m, r->s + spans[UK_G_SCHEME],
-                              spans[UK_G_SCHEME + 1] - spans[UK_G_SCHEME], &rules);
+                              spans[UK_G_SCHEME + 1] - spans[UK_G_SCHEME], r->limit, &rules);
         } else {
             uk_scheme_rules_of(0, &rules);
         }
         at_scheme_level = &rules;
     }
-    if (uk_plainly_normal_ucs1(r->s, r->n, spans, at_scheme_level)) {
+    if (uk8_plainly_normal(r->s, r->n, r->limit, spans, at_scheme_level)) {
         return UK_ITSELF;
+    }
+    if (extra_reserve(&m->extra, uk_normalize_capacity(r->n)) < 0) {
+        return -2;
     }
     ptrdiff_t normal_spans[UK_SPANS];
     return uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
@@ -1329,8 +1364,9 @@ static int base_of_row(uk_map *m, const uk8_table *t, Py_ssize_t i)
 
 /* The rows map() answers itself, without the GIL: a view of the row when it is its
  * own answer, its normal form in the extra buffer, null for a row that is not a
- * reference when invalid_is_null; every other row goes to m->slow.  The 1-byte
- * scanner reads the URI grammar, so every row answered here is ASCII. */
+ * reference when invalid_is_null; every other row goes to m->slow.  Every row gets a
+ * view, zero where it has no answer yet.  The 1-byte scanner reads the URI grammar,
+ * so every row answered here is ASCII. */
 static int map_rows(uk_map *m)
 {
     uk8_table t;
@@ -1338,7 +1374,9 @@ static int map_rows(uk_map *m)
     ptrdiff_t spans[UK_SPANS];
     const uk_column *c = m->c;
     for (Py_ssize_t i = 0; i < c->length; i++) {
+        uint8_t *view = m->views + i * UK_VIEW_SIZE;
         if (column_is_null(c, i)) {
+            memset(view, 0, UK_VIEW_SIZE);
             continue;
         }
         uk_row r;
@@ -1355,12 +1393,13 @@ static int map_rows(uk_map *m)
                 return UK_BAD_ROW;
             }
             if (base == 0) { /* a null base: a null answer */
+                memset(view, 0, UK_VIEW_SIZE);
                 m->fast++;
                 continue;
             }
         }
         if (m->rank >= 0 && base == 1) {
-            if (uk8_scan(&t, r.s, r.n, spans)) {
+            if (uk8_scan_within(&t, r.s, r.n, r.limit, spans)) {
                 switch (m->rank) {
                 case 0:
                     normal = r.n;
@@ -1380,21 +1419,22 @@ static int map_rows(uk_map *m)
                     return UK_NO_MEMORY;
                 }
             } else if (m->invalid_is_null) {
+                memset(view, 0, UK_VIEW_SIZE);
                 m->fast++;
                 continue;
             }
         }
         if (normal < 0 && normal != UK_ITSELF) {
+            memset(view, 0, UK_VIEW_SIZE); /* until the fallback answers */
             if (rows_append(&m->slow, i) < 0) {
                 return UK_NO_MEMORY;
             }
             continue;
         }
-        uint8_t *view = m->views + i * UK_VIEW_SIZE;
         int64_t at = m->extra.n;
         if (m->rank == 0 || normal == UK_ITSELF ||
             (normal == r.n && memcmp(m->extra.s + at, r.s, (size_t)r.n) == 0)) {
-            if (put_slice(view, &r, 0, r.n, m->base) < 0) { /* the row is its answer */
+            if (put_row(view, &r, m->base) < 0) { /* the row is its answer */
                 m->failed_row = i;
                 return UK_NO_FIT;
             }
@@ -1505,9 +1545,10 @@ static PyObject *map(PyObject *module, PyObject *args)
     uk_out validity = {NULL, {0}, 0}, views = {NULL, {0}, 0};
     PyObject *result = NULL;
     if ((m.validity = out_new(&validity, allocate, (n + 7) / 8, 1)) == NULL ||
-        (m.views = out_new(&views, allocate, n * UK_VIEW_SIZE, 1)) == NULL) {
+        (m.views = out_new(&views, allocate, n * UK_VIEW_SIZE, 0)) == NULL) {
         goto done;
     }
+    out_prefault(m.views, n * UK_VIEW_SIZE); /* every view is written by map_rows */
     int failure;
     Py_BEGIN_ALLOW_THREADS
     failure = map_rows(&m);

@@ -11,7 +11,9 @@
  * - normalization (§6.2.2, §6.2.3, with no scheme rules, a default port and an empty
  *   path of "/", and each special rule) of a valid reference stays within
  *   uk_normalize_capacity, gives a valid reference with the reported spans, and is
- *   idempotent where it answers again;
+ *   idempotent where it answers again; a reference the plain-normality tests pass
+ *   (uk_plainly_normal, and the column kernel's uk8_plainly_normal, which must not
+ *   depend on the octets after the reference) is written unchanged;
  * - remove_dot_segments (§5.2.4) never grows its input;
  * - percent-encoding writes the length it announced, and decoding it gives the input
  *   back (§2.1).
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_columns_plain.h"
 #include "_speedups_ops.h"
 
 #define CHECK(cond)                                                                      \
@@ -81,6 +84,30 @@ static void check_resolve(const uint8_t *b, ptrdiff_t nb, const uint8_t *r, ptrd
     }
 }
 
+/* The column kernel's test (uk8_plainly_normal) of the valid URI-reference s[0..n-1],
+ * in a copy followed by up to 16 octets of "a" and in one followed by "%", "A", "."
+ * and "/": it gives the same answer for both, and passes only a reference that
+ * uk_normalize writes unchanged. */
+static void check_plain_octets(const uint8_t *s, ptrdiff_t n, const ptrdiff_t sp[UK_SPANS],
+                               const uk_scheme_rules *rules, int unchanged)
+{
+    ptrdiff_t padded = (n + 15) & ~(ptrdiff_t)15;
+    int answers[2];
+    for (int k = 0; k < 2; k++) {
+        uint8_t *copy = allocate((size_t)padded);
+        memcpy(copy, s, (size_t)n);
+        for (ptrdiff_t i = n; i < padded; i++) {
+            copy[i] = k == 0 ? 'a' : (uint8_t)"%A./"[i % 4];
+        }
+        answers[k] = uk8_plainly_normal(copy, n, copy + padded, sp, rules);
+        free(copy);
+    }
+    CHECK(answers[0] == answers[1]);
+    if (answers[0]) {
+        CHECK(unchanged);
+    }
+}
+
 static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
 {
     ptrdiff_t sp[UK_SPANS], ts[UK_SPANS], again[UK_SPANS], twice[UK_SPANS];
@@ -93,6 +120,13 @@ static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
         ptrdiff_t capacity = uk_normalize_capacity(n);
         uint8_t *out = allocate((size_t)capacity);
         ptrdiff_t m = uk_normalize_ucs1(s, sp, rules, out, ts);
+        int unchanged = m == n && memcmp(out, s, (size_t)n) == 0;
+        if (uk_plainly_normal_ucs1(s, n, sp, rules)) {
+            CHECK(unchanged);
+        }
+        if (!iri) {
+            check_plain_octets(s, n, sp, rules, unchanged);
+        }
         if (m >= 0) {
             CHECK(m <= capacity);
             CHECK(uk_scan_ucs1(out, m, iri, again));
