@@ -34,6 +34,8 @@ speedups = Extension(
     "urikit._speedups",
     sources=["src/urikit/_speedups.c"],
     depends=[
+        "src/urikit/_speedups_lenient.h",
+        "src/urikit/_speedups_lenient_kind.h",
         "src/urikit/_speedups_locate.h",
         "src/urikit/_speedups_locate_tables.h",
         "src/urikit/_speedups_ops.h",
@@ -43,6 +45,7 @@ speedups = Extension(
         "src/urikit/_speedups_scan.h",
         "src/urikit/_speedups_scan_kind.h",
         "src/urikit/_speedups_tables.h",
+        "src/urikit/_speedups_triplets.h",
     ],
     optional=not STRICT,
 )

@@ -147,7 +147,8 @@ def plain_traverses(raw: str) -> str | None:
 PIECES = [
     "%", "%4", "%41", "%00", "%0a", "%7E", "%7F", "%7f", "%C3", "%A9", "%c3%a9", "%E2%80%AE",
     "%2e", "%2E", "%25", "%2F", "%5C", "%FF", "a", "F", "7", "c", "\u00e9", "/", "\\", ".",
-    "..", "\u202e", "\u200b", "\ufe0f", "\u2764", "\u00ad", "x", "?", "&", "=",
+    "..", "\u202e", "\u200b", "\ufe0f", "\u2764", "\u00ad", "x", "?", "&", "=", "\U0001f600",
+    "%1f", "%20", "%80",
 ]  # fmt: skip
 
 
@@ -187,9 +188,25 @@ BOUNDARIES = list(_boundary_texts())
 
 
 def _same_runs(text: str, start: int = 0, end: int | None = None) -> None:
+    """The runs of concern as the module finds them (in C with the compiled core), as
+    its readable passes find them, and as the regular expressions do."""
     stop = len(text) if end is None else end
-    fast = list(triplets.concern_runs(text, start, stop))
-    assert fast == list(plain_concern_runs(text, start, stop))
+    plain = list(plain_concern_runs(text, start, stop))
+    assert list(triplets.concern_runs(text, start, stop)) == plain
+    assert list(triplets._concern_runs(text, start, stop)) == plain
+
+
+def _same_decoding(text: str) -> None:
+    """decode_once as the module does it, with its readable passes, and by the regular
+    expressions."""
+    plain = plain_decode_once(text)
+    assert triplets.decode_once(text) == plain, text[:80]
+    readable = triplets._compiled_runs
+    triplets._compiled_runs = None  # type: ignore[misc]
+    try:
+        assert triplets.decode_once(text) == plain, text[:80]
+    finally:
+        triplets._compiled_runs = readable  # type: ignore[misc]
 
 
 # --- the triplets -------------------------------------------------------------------
@@ -200,7 +217,7 @@ def test_concern_runs_at_window_boundaries(part: int) -> None:
     for text in BOUNDARIES[part::8]:
         _same_runs(text)
         _same_runs(text, 1, len(text) - 1)
-        assert triplets.decode_once(text) == plain_decode_once(text), text[:80]
+        _same_decoding(text)
 
 
 @settings(max_examples=300)
@@ -214,12 +231,27 @@ def test_concern_runs_are_the_regex_runs(text: str, cut_start: int, cut_end: int
 @settings(max_examples=300)
 @given(triplet_text())
 def test_decode_once_is_the_regex_decoding(text: str) -> None:
-    assert triplets.decode_once(text) == plain_decode_once(text)
+    _same_decoding(text)
+
+
+#: "%2E" or "%25" in either case: the triplets of "." and "%" (RFC 3986 §2.1).
+PLAIN_DOT_OR_PERCENT = re.compile("%2[5Ee]")
+
+
+@settings(max_examples=300)
+@given(st.one_of(triplet_text(), st.text()))
+def test_encodes_any_is_the_regex(text: str) -> None:
+    """encodes_any, in C with the compiled core and by its pattern, against a
+    regular expression written out."""
+    want = PLAIN_DOT_OR_PERCENT.search(text) is not None
+    assert triplets.encodes_any(text, b".%") == want
+    assert (triplets._triplet_of(b".%").search(text) is not None) == want
+    assert triplets.encodes_any(text, b"") is False
 
 
 @given(st.text())
 def test_decode_once_of_any_text(text: str) -> None:
-    assert triplets.decode_once(text) == plain_decode_once(text)
+    _same_decoding(text)
 
 
 @settings(max_examples=300)

@@ -53,6 +53,7 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 #include "_speedups_reference.h"
 #include "_speedups_ops_py.h"
 #include "_speedups_lenient.h"
+#include "_speedups_triplets.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -123,6 +124,7 @@ static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
     UK_OPS_METHODS,
     UK_LENIENT_METHODS,
+    UK_TRIPLET_METHODS,
     {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -62,6 +62,13 @@ def lenient_encode(
     7 extra "#", 8 bracket, 9 white space inside delimiters.  For a ``body`` that holds
     a lone surrogate (which UTF-8 cannot encode), the position of the first."""
 
+def triplet_runs(
+    text: str, start: int, end: int, wanted: bytes | None, /
+) -> list[tuple[int, int, bytes]]:
+    """The maximal runs of percent-encoded triplets of ``text[start:end]`` (RFC 3986 §2.1)
+    as ``(start, end, octets)``, in order; with ``wanted``, only the runs that hold a
+    triplet of one of its octets."""
+
 def locate(text: str, iri: bool, /) -> URIError | None:
     """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
     ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""

@@ -20,7 +20,7 @@ from .hosts import (
     suspicious_labels,
     uts46_changes,
 )
-from .triplets import concern_runs, decode_once
+from .triplets import concern_runs, decode_once, encodes_any
 
 __all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
@@ -427,16 +427,14 @@ def _decode_all(text: str, rounds: int = 3) -> str:
 
 
 _SEPARATORS: Final = re.compile(r"[/\\]")
-#: "%2E" (".", in either case) or "%25" ("%", so that "%252E" is "." twice decoded).
-_ENCODED_DOT_OR_PERCENT: Final = re.compile("%2[5Ee]")
 
 
 def _traverses(raw: str) -> str | None:
     """The decoded form of an encoded ``raw`` when it holds a "." or ".." segment."""
     if "%" not in raw:
         return None
-    if "." not in raw and _ENCODED_DOT_OR_PERCENT.search(raw) is None:
-        return None  # no "." before or after decoding (once or twice)
+    if "." not in raw and not encodes_any(raw, b".%"):
+        return None  # no "." before or after decoding (once or twice): no "%2E" or "%25"
     decoded = _decode_all(raw)
     if "." not in decoded:
         return None
@@ -444,15 +442,24 @@ def _traverses(raw: str) -> str | None:
     return decoded if any(part in (".", "..") for part in parts) else None
 
 
-_PATH_SEPARATOR: Final = re.compile("/")
 _QUERY_SEPARATORS: Final = re.compile("[&;=]")
+
+
+def _all_found(text: str, char: str, start: int, end: int) -> list[int]:
+    """Where ``char`` occurs in ``text[start:end]``, each found by ``str.find``."""
+    found = []
+    at = text.find(char, start, end)
+    while at >= 0:
+        found.append(at)
+        at = text.find(char, at + 1, end)
+    return found
 
 
 def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -> None:
     """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
     text = str(ref)
-    places: tuple[tuple[Component, re.Pattern[str]], ...] = (
-        ("path", _PATH_SEPARATOR),
+    places: tuple[tuple[Component, re.Pattern[str] | None], ...] = (
+        ("path", None),  # "/" alone, found by str.find
         ("query", _QUERY_SEPARATORS),
     )
     for component, separators in places:
@@ -460,7 +467,11 @@ def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -
         if span is None:
             continue
         start = span[0]
-        ends = [m.start() for m in separators.finditer(text, span[0], span[1])] + [span[1]]
+        if separators is None:
+            ends = _all_found(text, "/", span[0], span[1])
+        else:
+            ends = [m.start() for m in separators.finditer(text, span[0], span[1])]
+        ends.append(span[1])
         for index in ends:
             raw = text[start:index]
             decoded = _traverses(raw)

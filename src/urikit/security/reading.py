@@ -14,7 +14,7 @@ from typing import Final
 
 from ..errors import URIError
 from ..grammar import URL_PREFIX
-from ..lenient import SEVERITIES, repair, repair_runs
+from ..lenient import SEVERITIES, repair_runs, repair_value
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
 from .findings import Mapper, Reference, identity
@@ -186,8 +186,8 @@ def read(
         )
     )
     try:
-        out, reports = repair(text)
-        reference = URI(out)
+        out, reports, value = repair_value(text, False, URI._scan)  # one scan reads it
+        reference = URI(out) if value is None else value
     except URIError:
         return None, identity
     _add_repairs(text, reports, findings)

@@ -5,17 +5,19 @@ overlap, and the runs of consecutive triplets in a text are the same read from
 either end.  The checks of percent-encoded octets (:mod:`urikit.security.checks`)
 read whole runs.  A regular expression reads a run a triplet at a time and tries
 a match at every "%", and the text that a lenient repair makes of hostile input
-holds millions of triplets, often in one run.  These functions read such text
-with passes in C instead: past the next few characters, which the regular
-expression reads, the text is classified by ``bytes.translate`` (a character
-outside ASCII is encoded as "?" first) and a triplet found with ``bytes.find`` in
-the classes; past a short run, the run is compared with ``"%hh" * n`` a window at
-a time, the windows doubling up to a bound.  The time taken is linear in the
-length of the text whatever its runs.
+holds millions of triplets, often in one run.  With the compiled core the runs and
+their octets are found by one pass in C (``_speedups.triplet_runs``).  Without it,
+these functions read such text with passes of ``str`` and ``bytes`` methods
+instead: past the next few characters, which the regular expression reads, the
+text is classified by ``bytes.translate`` (a character outside ASCII is encoded as
+"?" first) and a triplet found with ``bytes.find`` in the classes; past a short
+run, the run is compared with ``"%hh" * n`` a window at a time, the windows
+doubling up to a bound.  The time taken is linear in the length of the text
+whatever its runs.
 
-They are the fast path of the regular expressions that
-``tests/test_security_fast.py`` writes out (a run, a triplet and a triplet of
-concern, each matched in turn), which the tests hold them to.
+Both are fast paths of the regular expressions that ``tests/test_security_fast.py``
+writes out (a run, a triplet and a triplet of concern, each matched in turn), which
+the tests hold them to.
 """
 
 from __future__ import annotations
@@ -24,15 +26,23 @@ import binascii
 import re
 import sys
 from binascii import unhexlify
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from string import hexdigits
 from typing import Final
 
+from .._store import speedups
 from ..grammar import HEXDIG, PCT_ENCODED
 
-__all__ = ["concern_runs", "decode_once"]
+__all__ = ["concern_runs", "decode_once", "encodes_any"]
 
 _TRIPLET: Final = re.compile(PCT_ENCODED)
+#: The runs of triplets of a text in one pass in C, with the compiled core.
+_compiled_runs: Final[
+    Callable[[str, int, int, bytes | None], list[tuple[int, int, bytes]]] | None
+] = None if speedups is None else speedups.triplet_runs
+#: The octets of ``_CONCERN``: controls, and the octets above 0x7F.
+_CONCERN_OCTETS: Final = bytes([*range(0x20), *range(0x7F, 0x100)])
 #: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
 _CONCERN: Final = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")
 #: Runs up to this many triplets are read by one match of ``_HEAD``; longer ones by windows.
@@ -197,8 +207,16 @@ def _search(
 
 def concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
     """The runs of triplets of ``text[start:end]`` that hold a triplet of a control
-    or of an octet above 0x7F (``_CONCERN``), as ``(start, end, octets)``, in order.
-    Such a triplet is a "%" and a HEXDIG of class "c" in ``_CONCERN_CLASSES``."""
+    or of an octet above 0x7F (``_CONCERN``), as ``(start, end, octets)``, in order:
+    one pass in C with the compiled core (``_speedups.triplet_runs``)."""
+    if _compiled_runs is not None:
+        return iter(_compiled_runs(text, start, end, _CONCERN_OCTETS))
+    return _concern_runs(text, start, end)
+
+
+def _concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
+    """:func:`concern_runs` read by passes of ``str`` and ``bytes`` methods: such a
+    triplet is a "%" and a HEXDIG of class "c" in ``_CONCERN_CLASSES``."""
     done = start
     while (concern := _search(text, _CONCERN, done, end, _CONCERN_CLASSES, b"%c")) is not None:
         at = concern.start()
@@ -214,13 +232,47 @@ def decode_once(text: str) -> str:
     gives it.  ``text`` itself when it holds no triplet."""
     if "%" not in text:
         return text
+    runs = _runs(text)
+    if not runs:
+        return text
     pieces: list[str] = []
     done = 0
-    while (triplet := _search(text, _TRIPLET, done, len(text), _CLASSES, b"%hh")) is not None:
-        pieces.append(text[done : triplet.start()])
-        done, run = _read_run(text, triplet.start(), triplet.start(), len(text))
-        pieces.append(run.decode("utf-8", "surrogateescape"))
-    if not pieces:
-        return text
+    for start, end, octets in runs:
+        pieces.append(text[done:start])
+        pieces.append(octets.decode("utf-8", "surrogateescape"))
+        done = end
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _runs(text: str) -> list[tuple[int, int, bytes]] | Iterator[tuple[int, int, bytes]]:
+    """Every run of triplets of ``text``, as ``(start, end, octets)``, in order."""
+    if _compiled_runs is not None:
+        return _compiled_runs(text, 0, len(text), None)
+    return _every_run(text)
+
+
+def _every_run(text: str) -> Iterator[tuple[int, int, bytes]]:
+    """:func:`_runs` read by passes of ``str`` and ``bytes`` methods."""
+    done = 0
+    while (triplet := _search(text, _TRIPLET, done, len(text), _CLASSES, b"%hh")) is not None:
+        at = triplet.start()
+        done, run = _read_run(text, at, at, len(text))
+        yield at, done, run
+
+
+def encodes_any(text: str, octets: bytes) -> bool:
+    """Does ``text`` hold a triplet of one of ``octets`` (RFC 3986 §2.1), in either case?"""
+    if _compiled_runs is not None:
+        return bool(_compiled_runs(text, 0, len(text), octets))
+    return _triplet_of(octets).search(text) is not None
+
+
+@lru_cache(maxsize=16)
+def _triplet_of(octets: bytes) -> re.Pattern[str]:
+    """The triplets of ``octets``, either case: "%" and two characters, no repetition."""
+
+    def digit(value: int) -> str:
+        return "[" + "".join(sorted({f"{value:X}", f"{value:x}"})) + "]"
+
+    return re.compile("%(?:" + "|".join(digit(o >> 4) + digit(o & 15) for o in octets) + ")")

@@ -1,0 +1,186 @@
+/* The runs of percent-encoded triplets of a text, for urikit.security.triplets.
+ *
+ * Included once by _speedups.c, after _speedups_ops.h:
+ *
+ *     triplet_runs(text, start, end, wanted, /)
+ *
+ * returns a list of (start, end, octets), in order, for the maximal runs of
+ * consecutive triplets (pct-encoded = "%" HEXDIG HEXDIG, RFC 3986 §2.1) of
+ * text[start:end]; with wanted (bytes), only the runs that hold a triplet of one of
+ * its octets.  octets are the octets the triplets encode.  A HEXDIG is no "%", so triplets cannot overlap and
+ * the runs read from the left are the only ones.  One pass: every code unit is
+ * read once, or twice for a "%" that begins no triplet.
+ */
+
+/* The value of each octet as a HEXDIG (RFC 3986 §2.1, either case), -1 for the others. */
+static const int8_t uk_hexdig_value[256] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     0,  1,  2,  3,  4,  5,  6,  7,  8,  9, -1, -1, -1, -1, -1, -1,
+    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+
+/* The value of the code unit c as a HEXDIG, or -1. */
+#define UK_HEXDIG_OF(c) ((c) < 256 ? uk_hexdig_value[(c)] : -1)
+
+/* The octet of the triplet at s[i] (i + 2 < n), or a negative number when s[i..i+2] is
+ * none: -1 times 16 is negative, and so is anything or -1. */
+#define UK_TRIPLET_OCTET(s, i)                                                              \
+    ((s)[i] == '%' ? (UK_HEXDIG_OF((s)[(i) + 1]) * 16 | UK_HEXDIG_OF((s)[(i) + 2])) : -1)
+
+/* The octets of a run as they are read: a buffer that grows, used again for each. */
+typedef struct {
+    char *s;
+    Py_ssize_t capacity;
+} uk_octets;
+
+/* Room for one more octet at o->s[n]; 0, or -1 with an exception set. */
+static int uk_octets_room(uk_octets *o, Py_ssize_t n)
+{
+    if (n < o->capacity) {
+        return 0;
+    }
+    Py_ssize_t capacity = o->capacity < 64 ? 64 : 2 * o->capacity;
+    char *grown = PyMem_Realloc(o->s, (size_t)capacity);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->s = grown;
+    o->capacity = capacity;
+    return 0;
+}
+
+/* Append (start, end, the n octets of o) to list; 0, or -1 with an exception set. */
+static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t end,
+                                 const uk_octets *o, Py_ssize_t n)
+{
+    PyObject *item = Py_BuildValue("(nny#)", start, end, o->s, n);
+    if (item == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(list, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+/* The runs of s[start..end-1] into list, for one width of code unit T; 0, or -1 with
+ * an exception set.  In 1-byte text each "%" is found by memchr; the octets of a run
+ * are written as its triplets are read. */
+#define UK_TRIPLET_RUNS_OF(name, T)                                                         \
+    static int name(const T *s, Py_ssize_t start, Py_ssize_t end, const uint8_t *wanted,   \
+                    PyObject *list, uk_octets *o)                                           \
+    {                                                                                       \
+        Py_ssize_t i = start;                                                               \
+        while (end - i >= 3) {                                                              \
+            if (sizeof(T) == 1) {                                                           \
+                const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                     \
+                if (p == NULL) {                                                            \
+                    break;                                                                  \
+                }                                                                           \
+                i = p - s;                                                                  \
+            } else if (s[i] != '%') {                                                       \
+                i++;                                                                        \
+                continue;                                                                   \
+            }                                                                               \
+            Py_ssize_t j = i, n = 0;                                                        \
+            int octet, held = 0; /* whether the run holds a wanted octet */                 \
+            while (end - j >= 3 && (octet = UK_TRIPLET_OCTET(s, j)) >= 0) {                 \
+                if (uk_octets_room(o, n) < 0) {                                             \
+                    return -1;                                                              \
+                }                                                                           \
+                o->s[n++] = (char)octet;                                                    \
+                held |= wanted[octet];                                                      \
+                j += 3;                                                                     \
+            }                                                                               \
+            if (j == i) { /* a "%" that begins no triplet */                                \
+                i++;                                                                        \
+                continue;                                                                   \
+            }                                                                               \
+            if (held && uk_triplet_run_append(list, i, j, o, n) < 0) {                      \
+                return -1;                                                                  \
+            }                                                                               \
+            i = j;                                                                          \
+        }                                                                                   \
+        return 0;                                                                           \
+    }
+
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs1, Py_UCS1)
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs2, Py_UCS2)
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs4, Py_UCS4)
+
+PyDoc_STRVAR(triplet_runs_doc,
+             "triplet_runs(text, start, end, wanted, /)\n--\n\n"
+             "The maximal runs of percent-encoded triplets of text[start:end] (RFC 3986\n"
+             "§2.1), as a list of (start, end, octets) in order; with wanted (bytes),\n"
+             "only the runs that hold a triplet of one of its octets.  start and end\n"
+             "are clamped to the text as in slicing.");
+
+static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
+        !PyLong_Check(args[2]) || (args[3] != Py_None && !PyBytes_Check(args[3]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "triplet_runs() takes a str, two ints and bytes or None");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t start = PyLong_AsSsize_t(args[1]), end = PyLong_AsSsize_t(args[2]);
+    if ((start == -1 || end == -1) && PyErr_Occurred()) {
+        return NULL;
+    }
+    start = start < 0 ? (start + n < 0 ? 0 : start + n) : (start > n ? n : start);
+    end = end < 0 ? (end + n < 0 ? 0 : end + n) : (end > n ? n : end);
+    PyObject *list = PyList_New(0);
+    if (list == NULL) {
+        return NULL;
+    }
+    uint8_t wanted[256]; /* whether a run with the octet is in the answer */
+    memset(wanted, args[3] == Py_None, sizeof(wanted));
+    if (args[3] != Py_None) {
+        const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[3]);
+        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[3]); k++) {
+            wanted[octets[k]] = 1;
+        }
+    }
+    int failed = 0;
+    const void *data = PyUnicode_DATA(text);
+    uk_octets octets = {NULL, 0};
+    if (end > start) {
+        switch (PyUnicode_KIND(text)) {
+        case PyUnicode_1BYTE_KIND:
+            failed = uk_triplet_runs_ucs1(data, start, end, wanted, list, &octets);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            failed = uk_triplet_runs_ucs2(data, start, end, wanted, list, &octets);
+            break;
+        default:
+            failed = uk_triplet_runs_ucs4(data, start, end, wanted, list, &octets);
+            break;
+        }
+    }
+    PyMem_Free(octets.s);
+    if (failed < 0) {
+        Py_DECREF(list);
+        return NULL;
+    }
+    return list;
+}
+
+#define UK_TRIPLET_METHODS                                                                  \
+    {"triplet_runs", (PyCFunction)(void (*)(void))triplet_runs, METH_FASTCALL,              \
+     triplet_runs_doc}
