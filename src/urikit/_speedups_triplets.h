@@ -33,12 +33,15 @@ static const int8_t uk_hexdig_value[256] = {
 };
 
 /* The value of the code unit c as a HEXDIG, or -1. */
-#define UK_HEXDIG_OF(c) ((c) < 256 ? uk_hexdig_value[(c)] : -1)
+static inline int uk_hexdig_of(Py_UCS4 c)
+{
+    return c < 256 ? uk_hexdig_value[c] : -1;
+}
 
 /* The octet of the triplet at s[i] (i + 2 < n), or a negative number when s[i..i+2] is
  * none: -1 times 16 is negative, and so is anything or -1. */
 #define UK_TRIPLET_OCTET(s, i)                                                              \
-    ((s)[i] == '%' ? (UK_HEXDIG_OF((s)[(i) + 1]) * 16 | UK_HEXDIG_OF((s)[(i) + 2])) : -1)
+    ((s)[i] == '%' ? (uk_hexdig_of((s)[(i) + 1]) * 16 | uk_hexdig_of((s)[(i) + 2])) : -1)
 
 /* The octets of a run as they are read: a buffer that grows, used again for each. */
 typedef struct {
