@@ -26,7 +26,7 @@ import binascii
 import re
 import sys
 from binascii import unhexlify
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from string import hexdigits
 from typing import Final
@@ -232,20 +232,19 @@ def decode_once(text: str) -> str:
     gives it.  ``text`` itself when it holds no triplet."""
     if "%" not in text:
         return text
-    runs = _runs(text)
-    if not runs:
-        return text
     pieces: list[str] = []
     done = 0
-    for start, end, octets in runs:
+    for start, end, octets in _runs(text):
         pieces.append(text[done:start])
         pieces.append(octets.decode("utf-8", "surrogateescape"))
         done = end
+    if not pieces:
+        return text
     pieces.append(text[done:])
     return "".join(pieces)
 
 
-def _runs(text: str) -> list[tuple[int, int, bytes]] | Iterator[tuple[int, int, bytes]]:
+def _runs(text: str) -> Iterable[tuple[int, int, bytes]]:
     """Every run of triplets of ``text``, as ``(start, end, octets)``, in order."""
     if _compiled_runs is not None:
         return _compiled_runs(text, 0, len(text), None)
@@ -265,7 +264,7 @@ def encodes_any(text: str, octets: bytes) -> bool:
     """Does ``text`` hold a triplet of one of ``octets`` (RFC 3986 §2.1), in either case?"""
     if _compiled_runs is not None:
         return bool(_compiled_runs(text, 0, len(text), octets))
-    return _triplet_of(octets).search(text) is not None
+    return bool(octets) and _triplet_of(octets).search(text) is not None
 
 
 @lru_cache(maxsize=16)
