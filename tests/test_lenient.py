@@ -11,7 +11,7 @@ from strategies import grammar_text, uri_references
 
 from urikit import IRI, URI, Repaired, Report, URIError
 from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
-from urikit.lenient import MAX_REPORTS, repair, repair_runs
+from urikit.lenient import MAX_REPORTS, repair, repair_runs, replaced
 
 #: The module (``urikit.lenient`` is also the name of a function).
 readings = import_module("urikit.lenient")
@@ -197,6 +197,18 @@ def test_repair_of_text() -> None:
 # --- many repairs: a pattern at a time, and at most MAX_REPORTS reports of a code ---
 
 
+def _merged(pieces: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``(start, end, length)`` pieces that follow one another, both removed or both
+    encoded, as one: where ``replaced`` and ``repair_runs`` may cut differently."""
+    out: list[tuple[int, int, int]] = []
+    for start, end, length in pieces:
+        if out and out[-1][1] == start and (out[-1][2] == 0) == (length == 0):
+            out[-1] = (out[-1][0], end, out[-1][2] + length)
+        else:
+            out.append((start, end, length))
+    return out
+
+
 def _both(text: str, iri: bool) -> None:
     """``repair`` (a pattern at a time, or one pass in C) and ``repair_runs`` (a match at
     a time) agree; so do the compiled pass and the patterns, where the core is built."""
@@ -204,11 +216,15 @@ def _both(text: str, iri: bool) -> None:
         fast: object = repair(text, iri=iri)
     except URIError as error:
         fast = ("error", error.position, error.reason)
+    runs = None
     try:
-        slow: object = repair_runs(text, iri=iri)[:2]
+        *slow_parts, runs = repair_runs(text, iri=iri)
+        slow: object = tuple(slow_parts)
     except URIError as error:
         slow = ("error", error.position, error.reason)
     assert fast == slow, text
+    if runs is not None:  # the pieces replaced, found in C with the compiled core
+        assert _merged(replaced(text, iri=iri)) == _merged(runs), text
     if readings._compiled_encode is not None and readings._SURROGATE.search(text) is None:
         for delimited in (False, True):
             assert _encoded(text, iri, delimited, compiled=True) == _encoded(

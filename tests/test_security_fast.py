@@ -352,7 +352,7 @@ def test_spans_after_the_last_repair_are_mapped_without_the_runs(
     def refuse(text: str, *, iri: bool = False) -> object:
         raise AssertionError("the runs were listed")
 
-    monkeypatch.setattr(reading, "repair_runs", refuse)
+    monkeypatch.setattr(reading, "replaced", refuse)
     found = [f for f in audit(text) if f.code in ("encoded-control", "invalid-utf8")]
     assert [f.span for f in found] == [span]
     monkeypatch.undo()

@@ -13,8 +13,9 @@
  * operations over the scanner's spans (_speedups_ops.h, _speedups_ops_py.h), which
  * urikit._fast and urikit.percent use where they give the readable path's answers.
  *
- * lenient_encode makes the character repairs of urikit.lenient in one pass
- * (_speedups_lenient.h).
+ * lenient_encode makes the character repairs of urikit.lenient in one call
+ * (_speedups_lenient.h); triplet_runs finds the runs of percent-encoded triplets and
+ * their octets for urikit.security.triplets (_speedups_triplets.h).
  *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
  * that is not a reference, or None (_speedups_locate.h); Reference raises it for an

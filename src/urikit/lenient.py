@@ -55,7 +55,7 @@ from .grammar import (
 from .report import Report, Severity
 from .validate import check, is_valid
 
-__all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs"]
+__all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs", "replaced"]
 
 _Value = TypeVar("_Value")
 
@@ -158,6 +158,34 @@ def repair_runs(
     return repaired, reports, runs
 
 
+def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
+    """Where :func:`repair` replaces what in ``text``: ``(start, end, length)`` of pieces
+    of ``text`` replaced by ``length`` characters, in order, as :func:`repair_runs`
+    lists them or cut finer (one of its pieces may come as several that follow one
+    another, which place every character the same way).  With the compiled core one
+    call into C, else :func:`repair_runs`; none for a text that needs no repair."""
+    if _compiled_encode is None:
+        return repair_runs(text, iri=iri)[2]
+    if is_valid(text, "IRI-reference" if iri else "URI-reference") and _PREFIX.match(text) is None:
+        return []
+    start, end, delimited = _body(text, [])
+    body = text[start:end]
+    authority = _AUTHORITY.match(body)
+    host_end = authority.end(1) if authority else 0
+    encoded = _compiled_encode(body, iri, delimited, host_end, body.find("#"), len(body) + 1)
+    if isinstance(encoded, int):
+        _refuse_surrogate(body, encoded)
+    pieces = []
+    for number, first, last in encoded[1]:  # every run: the limit is above their number
+        piece = body[first:last]
+        if _ENCODE_CODES[number] == "embedded-whitespace":
+            length = 0
+        else:  # three characters for each octet of UTF-8 (§2.1, §2.5)
+            length = 3 * (len(piece) if piece.isascii() else len(piece.encode("utf-8")))
+        pieces.append((start + first, start + last, length))
+    return pieces
+
+
 def _repair(
     text: str,
     iri: bool,
@@ -174,27 +202,7 @@ def _repair(
     if valid and _PREFIX.match(text) is None:
         return text, [], None
     reports: list[Report] = []
-    start, end = _strip(text, 0, len(text))
-    if start:
-        reports.append(
-            _report("surrounding-whitespace", "surrounding white space removed", 0, start)
-        )
-    elif end != len(text):
-        reports.append(
-            _report("surrounding-whitespace", "surrounding white space removed", end, len(text))
-        )
-    delimited = end - start >= 2 and (text[start], text[end - 1]) in (("<", ">"), ('"', '"'))
-    if delimited:
-        reports.append(
-            _report("delimiters", f"delimiters {text[start]}...{text[end - 1]} removed", start, end)
-        )
-        start, end = _strip(text, start + 1, end - 1)
-    prefix = _PREFIX.match(text, start, end)
-    if prefix is not None:
-        reports.append(
-            _report("url-prefix", 'the "URL:" prefix removed (Appendix C)', start, prefix.end())
-        )
-        start = prefix.end()
+    start, end, delimited = _body(text, reports)
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
     body = text[start:end]
     if runs is None:
@@ -219,6 +227,34 @@ def _repair(
             f"cannot be repaired: {exc.reason}", text=out, position=exc.position, rule=exc.rule
         ) from None
     return out, reports, value
+
+
+def _body(text: str, reports: list[Report]) -> tuple[int, int, bool]:
+    """Where the reference lies in ``text`` once white space around it, delimiters and a
+    ``URL:`` prefix are taken off (Appendix C), and whether it was delimited; a report
+    of each in ``reports``."""
+    start, end = _strip(text, 0, len(text))
+    if start:
+        reports.append(
+            _report("surrounding-whitespace", "surrounding white space removed", 0, start)
+        )
+    elif end != len(text):
+        reports.append(
+            _report("surrounding-whitespace", "surrounding white space removed", end, len(text))
+        )
+    delimited = end - start >= 2 and (text[start], text[end - 1]) in (("<", ">"), ('"', '"'))
+    if delimited:
+        reports.append(
+            _report("delimiters", f"delimiters {text[start]}...{text[end - 1]} removed", start, end)
+        )
+        start, end = _strip(text, start + 1, end - 1)
+    prefix = _PREFIX.match(text, start, end)
+    if prefix is not None:
+        reports.append(
+            _report("url-prefix", 'the "URL:" prefix removed (Appendix C)', start, prefix.end())
+        )
+        start = prefix.end()
+    return start, end, delimited
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from typing import Final
 
 from ..errors import URIError
 from ..grammar import URL_PREFIX
-from ..lenient import SEVERITIES, repair_runs, repair_value
+from ..lenient import SEVERITIES, repair_value, replaced
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
 from .findings import Mapper, Reference, identity
@@ -78,12 +78,11 @@ def _alignment(text: str, repaired: str, start: int, end: int) -> Mapper:
     """Map spans of ``repaired``, the lenient repair of ``text``, back to ``text``.
 
     The repaired text is the input ``text[start:end]`` with runs of it replaced
-    (:func:`~urikit.lenient.repair_runs`): nothing for white space removed, else
+    (:func:`~urikit.lenient.replaced`): nothing for white space removed, else
     three characters per UTF-8 octet ("%XX"), so that a position in a
     replacement falls on the character whose octet it encodes.  Up to the
     first replacement and after the last one the map is a shift; the runs,
-    which take a repair a match at a time to list, are listed only for a span
-    between them.
+    which take another repair to list, are listed only for a span between them.
     """
     unchanged = _common_prefix(repaired, text[start:])
     # "%2x" repaired as "%252x" begins like the input: the shift holds up to its "%"
@@ -103,7 +102,7 @@ def _alignment(text: str, repaired: str, start: int, end: int) -> Mapper:
         if at >= kept:
             return at - len(repaired) + end
         if not runs:
-            runs.extend(repair_runs(text)[2])
+            runs.extend(replaced(text))
             shift = -start  # repaired position - input position, before the next run
             for begin, finish, length in runs:
                 outs.append(begin + shift)
