@@ -110,15 +110,19 @@ static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
                 i = end - 1;
                 continue;
             }
-            Py_UCS1 triplet[3] = {'%', (Py_UCS1)uk_upper_hex[c >> 4],
-                                  (Py_UCS1)uk_upper_hex[c & 0xF]};
-            for (int k = 0; k < 3; k++) {
-                if (narrow) {
-                    octets_out[o++] = triplet[k];
-                } else {
-                    units_out[o++] = triplet[k];
-                }
+            /* each unit stored as it is made: a triplet built on the stack first was
+             * read back two octets at a time, which waits for the stores */
+            Py_UCS1 high = (Py_UCS1)uk_upper_hex[c >> 4], low = (Py_UCS1)uk_upper_hex[c & 0xF];
+            if (narrow) {
+                octets_out[o] = '%';
+                octets_out[o + 1] = high;
+                octets_out[o + 2] = low;
+            } else {
+                units_out[o] = '%';
+                units_out[o + 1] = high;
+                units_out[o + 2] = low;
             }
+            o += 3;
             continue;
         }
         const uk_wide_seen *e = uk_lenient_wide(l, c);
