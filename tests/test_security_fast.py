@@ -243,10 +243,19 @@ PLAIN_DOT_OR_PERCENT = re.compile("%2[5Ee]")
 def test_encodes_any_is_the_regex(text: str) -> None:
     """encodes_any, in C with the compiled core and by its pattern, against a
     regular expression written out."""
-    want = PLAIN_DOT_OR_PERCENT.search(text) is not None
-    assert triplets.encodes_any(text, b".%") == want
-    assert (triplets._triplet_of(b".%").search(text) is not None) == want
+    plain = PLAIN_DOT_OR_PERCENT.search(text)
+    assert triplets.encodes_any(text, b".%") == (plain is not None)
+    assert (triplets._triplet_of(b".%").search(text) is not None) == (plain is not None)
     assert triplets.encodes_any(text, b"") is False
+    if triplets._compiled_find is not None:  # where the first is, from either end
+        assert triplets._compiled_find(text, 0, len(text), b".%") == (
+            -1 if plain is None else plain.start()
+        )
+        cut = len(text) // 2
+        later = PLAIN_DOT_OR_PERCENT.search(text[cut:])
+        assert triplets._compiled_find(text, cut - len(text), len(text), b".%") == (
+            -1 if later is None else cut + later.start()
+        )
 
 
 @given(st.text())

@@ -69,6 +69,10 @@ def triplet_runs(
     as ``(start, end, octets)``, in order; with ``wanted``, only the runs that hold a
     triplet of one of its octets."""
 
+def triplet_find(text: str, start: int, end: int, wanted: bytes, /) -> int:
+    """The index of the first percent-encoded triplet of ``text[start:end]`` (RFC 3986
+    §2.1) of one of the octets of ``wanted``, or -1."""
+
 def locate(text: str, iri: bool, /) -> URIError | None:
     """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
     ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""

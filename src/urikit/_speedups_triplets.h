@@ -10,6 +10,11 @@
  * its octets.  octets are the octets the triplets encode.  A HEXDIG is no "%", so triplets cannot overlap and
  * the runs read from the left are the only ones.  One pass: every code unit is
  * read once, or twice for a "%" that begins no triplet.
+ *
+ *     triplet_find(text, start, end, wanted, /)
+ *
+ * returns the index of the first triplet of text[start:end] of one of the octets of
+ * wanted (bytes), or -1, reading no further.
  */
 
 /* The value of each octet as a HEXDIG (RFC 3986 §2.1, either case), -1 for the others. */
@@ -88,15 +93,16 @@ static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t en
     {                                                                                       \
         Py_ssize_t i = start;                                                               \
         while (end - i >= 3) {                                                              \
-            if (sizeof(T) == 1) {                                                           \
+            if (s[i] != '%') { /* a run of "%" takes no call to memchr */                   \
+                if (sizeof(T) > 1) {                                                        \
+                    i++;                                                                    \
+                    continue;                                                               \
+                }                                                                           \
                 const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                     \
                 if (p == NULL) {                                                            \
                     break;                                                                  \
                 }                                                                           \
                 i = p - s;                                                                  \
-            } else if (s[i] != '%') {                                                       \
-                i++;                                                                        \
-                continue;                                                                   \
             }                                                                               \
             Py_ssize_t j = i, n = 0;                                                        \
             int octet, held = 0; /* whether the run holds a wanted octet */                 \
@@ -120,6 +126,38 @@ static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t en
         return 0;                                                                           \
     }
 
+/* The first triplet of s[start..end-1] of an octet in wanted, for one width of code
+ * unit T: its index, or -1.  Triplets are read as the runs are, from the left. */
+#define UK_TRIPLET_FIND_OF(name, T)                                                         \
+    static Py_ssize_t name(const T *s, Py_ssize_t start, Py_ssize_t end,                   \
+                           const uint8_t *wanted)                                           \
+    {                                                                                       \
+        Py_ssize_t i = start;                                                               \
+        while (end - i >= 3) {                                                              \
+            if (s[i] != '%') {                                                              \
+                if (sizeof(T) > 1) {                                                        \
+                    i++;                                                                    \
+                    continue;                                                               \
+                }                                                                           \
+                const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                     \
+                if (p == NULL) {                                                            \
+                    break;                                                                  \
+                }                                                                           \
+                i = p - s;                                                                  \
+            }                                                                               \
+            int octet = UK_TRIPLET_OCTET(s, i);                                             \
+            if (octet >= 0 && wanted[octet]) {                                              \
+                return i;                                                                   \
+            }                                                                               \
+            i += octet >= 0 ? 3 : 1;                                                        \
+        }                                                                                   \
+        return -1;                                                                          \
+    }
+
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4)
+
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs1, Py_UCS1)
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs2, Py_UCS2)
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs4, Py_UCS4)
@@ -131,34 +169,52 @@ PyDoc_STRVAR(triplet_runs_doc,
              "only the runs that hold a triplet of one of its octets.  start and end\n"
              "are clamped to the text as in slicing.");
 
-static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+PyDoc_STRVAR(triplet_find_doc,
+             "triplet_find(text, start, end, wanted, /)\n--\n\n"
+             "The index of the first percent-encoded triplet of text[start:end] (RFC 3986\n"
+             "§2.1) of one of the octets of wanted (bytes), or -1.  start and end are\n"
+             "clamped to the text as in slicing.");
+
+/* The arguments of triplet_runs and triplet_find: the text, start and end clamped
+ * to it, and the octets wanted (all with None); 0, or -1 with an exception set. */
+static int uk_triplet_args(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                           int none_ok, Py_ssize_t *start, Py_ssize_t *end, uint8_t wanted[256])
 {
-    (void)module;
     if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
-        !PyLong_Check(args[2]) || (args[3] != Py_None && !PyBytes_Check(args[3]))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "triplet_runs() takes a str, two ints and bytes or None");
-        return NULL;
+        !PyLong_Check(args[2]) || !(PyBytes_Check(args[3]) || (none_ok && args[3] == Py_None))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes a str, two ints and %s", name,
+                     none_ok ? "bytes or None" : "bytes");
+        return -1;
     }
-    PyObject *text = args[0];
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    Py_ssize_t start = PyLong_AsSsize_t(args[1]), end = PyLong_AsSsize_t(args[2]);
-    if ((start == -1 || end == -1) && PyErr_Occurred()) {
-        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(args[0]);
+    *start = PyLong_AsSsize_t(args[1]);
+    *end = PyLong_AsSsize_t(args[2]);
+    if ((*start == -1 || *end == -1) && PyErr_Occurred()) {
+        return -1;
     }
-    start = start < 0 ? (start + n < 0 ? 0 : start + n) : (start > n ? n : start);
-    end = end < 0 ? (end + n < 0 ? 0 : end + n) : (end > n ? n : end);
-    PyObject *list = PyList_New(0);
-    if (list == NULL) {
-        return NULL;
-    }
-    uint8_t wanted[256]; /* whether a run with the octet is in the answer */
-    memset(wanted, args[3] == Py_None, sizeof(wanted));
+    *start = *start < 0 ? (*start + n < 0 ? 0 : *start + n) : (*start > n ? n : *start);
+    *end = *end < 0 ? (*end + n < 0 ? 0 : *end + n) : (*end > n ? n : *end);
+    memset(wanted, args[3] == Py_None, 256);
     if (args[3] != Py_None) {
         const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[3]);
         for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[3]); k++) {
             wanted[octets[k]] = 1;
         }
+    }
+    return 0;
+}
+
+static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_ssize_t start, end;
+    uint8_t wanted[256]; /* whether a run with the octet is in the answer */
+    if (uk_triplet_args("triplet_runs", args, nargs, 1, &start, &end, wanted) < 0) {
+        return NULL;
+    }
+    PyObject *text = args[0], *list = PyList_New(0);
+    if (list == NULL) {
+        return NULL;
     }
     int failed = 0;
     const void *data = PyUnicode_DATA(text);
@@ -184,6 +240,33 @@ static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_
     return list;
 }
 
+static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_ssize_t start, end, found = -1;
+    uint8_t wanted[256];
+    if (uk_triplet_args("triplet_find", args, nargs, 0, &start, &end, wanted) < 0) {
+        return NULL;
+    }
+    const void *data = PyUnicode_DATA(args[0]);
+    if (end > start) {
+        switch (PyUnicode_KIND(args[0])) {
+        case PyUnicode_1BYTE_KIND:
+            found = uk_triplet_find_ucs1(data, start, end, wanted);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            found = uk_triplet_find_ucs2(data, start, end, wanted);
+            break;
+        default:
+            found = uk_triplet_find_ucs4(data, start, end, wanted);
+            break;
+        }
+    }
+    return PyLong_FromSsize_t(found);
+}
+
 #define UK_TRIPLET_METHODS                                                                  \
     {"triplet_runs", (PyCFunction)(void (*)(void))triplet_runs, METH_FASTCALL,              \
-     triplet_runs_doc}
+     triplet_runs_doc},                                                                     \
+    {"triplet_find", (PyCFunction)(void (*)(void))triplet_find, METH_FASTCALL,              \
+     triplet_find_doc}

@@ -41,6 +41,10 @@ _TRIPLET: Final = re.compile(PCT_ENCODED)
 _compiled_runs: Final[
     Callable[[str, int, int, bytes | None], list[tuple[int, int, bytes]]] | None
 ] = None if speedups is None else speedups.triplet_runs
+#: The first triplet of one of some octets, in one pass in C, with the compiled core.
+_compiled_find: Final[Callable[[str, int, int, bytes], int] | None] = (
+    None if speedups is None else speedups.triplet_find
+)
 #: The octets of ``_CONCERN``: controls, and the octets above 0x7F.
 _CONCERN_OCTETS: Final = bytes([*range(0x20), *range(0x7F, 0x100)])
 #: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
@@ -262,8 +266,8 @@ def _every_run(text: str) -> Iterator[tuple[int, int, bytes]]:
 
 def encodes_any(text: str, octets: bytes) -> bool:
     """Does ``text`` hold a triplet of one of ``octets`` (RFC 3986 §2.1), in either case?"""
-    if _compiled_runs is not None:
-        return bool(_compiled_runs(text, 0, len(text), octets))
+    if _compiled_find is not None:  # one pass in C, up to the first
+        return _compiled_find(text, 0, len(text), octets) >= 0
     return bool(octets) and _triplet_of(octets).search(text) is not None
 
 
