@@ -48,10 +48,7 @@ static inline int uk8_plainly_normal(const uint8_t *s, ptrdiff_t n, const uint8_
     if (limit - s < ((n + 15) & ~(ptrdiff_t)15) || sp[UK_G_USERINFO] >= 0) {
         return uk_plainly_normal_ucs1(s, n, sp, rules);
     }
-    if (rules != NULL &&
-        (rules->defer || rules->rule != UK_RULE_NONE || sp[UK_G_PORT] >= 0 ||
-         (sp[UK_G_HOST] >= 0 && sp[UK_G_PATH] == sp[UK_G_PATH + 1] &&
-          rules->empty_path_is_root))) {
+    if (uk_rules_may_change(sp, rules)) {
         return 0;
     }
     ptrdiff_t host = sp[UK_G_HOST], host_end = sp[UK_G_HOST + 1];

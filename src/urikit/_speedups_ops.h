@@ -197,6 +197,19 @@ static inline ptrdiff_t uk_percent_encode(const uint8_t *s, ptrdiff_t n, const u
     return o;
 }
 
+
+/* Do the rules of a scheme (NULL below the scheme rung) change the valid reference
+ * with the spans sp beyond its characters (RFC 3986 §6.2.3): a deferral or a special
+ * rule, a port (omitted when empty or the default), or an empty path after an
+ * authority that the scheme wants as "/"?  A reference they change is not plainly
+ * its own normal form. */
+static inline int uk_rules_may_change(const ptrdiff_t sp[UK_SPANS], const uk_scheme_rules *rules)
+{
+    return rules != NULL &&
+           (rules->defer || rules->rule != UK_RULE_NONE || sp[UK_G_PORT] >= 0 ||
+            (sp[UK_G_HOST] >= 0 && sp[UK_G_PATH] == sp[UK_G_PATH + 1] &&
+             rules->empty_path_is_root));
+}
 #define UK_CHAR uint8_t
 #define UK_FN(name) name##_ucs1
 #include "_speedups_ops_kind.h"

@@ -666,10 +666,7 @@ static inline int UK_FN(uk_plainly_normal)(const UK_CHAR *s, ptrdiff_t n,
                                            const ptrdiff_t sp[UK_SPANS],
                                            const uk_scheme_rules *rules)
 {
-    int has_host = sp[UK_G_HOST] >= 0;
-    if (rules != NULL &&
-        (rules->defer || rules->rule != UK_RULE_NONE || sp[UK_G_PORT] >= 0 ||
-         (has_host && sp[UK_G_PATH] == sp[UK_G_PATH + 1] && rules->empty_path_is_root))) {
+    if (uk_rules_may_change(sp, rules)) {
         return 0;
     }
     if (UK_FN(uk_find)(s, 0, n, '%') < n) {

@@ -84,26 +84,34 @@ static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t en
     return failed;
 }
 
-/* The runs of s[start..end-1] into list, for one width of code unit T; 0, or -1 with
- * an exception set.  In 1-byte text each "%" is found by memchr; the octets of a run
- * are written as its triplets are read. */
-#define UK_TRIPLET_RUNS_OF(name, T)                                                         \
+/* The first "%" of s[i..end-3], or -1, for one width of code unit T: in 1-byte text
+ * found by memchr, unless s[i] is one (a run of "%" takes no call a character). */
+#define UK_NEXT_PERCENT_OF(name, T)                                                         \
+    static inline Py_ssize_t name(const T *s, Py_ssize_t i, Py_ssize_t end)                 \
+    {                                                                                       \
+        if (sizeof(T) == 1 && end - i >= 3 && s[i] != '%') {                                \
+            const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                         \
+            return p == NULL ? -1 : p - s;                                                  \
+        }                                                                                   \
+        while (end - i >= 3 && s[i] != '%') {                                               \
+            i++;                                                                            \
+        }                                                                                   \
+        return end - i >= 3 ? i : -1;                                                       \
+    }
+
+UK_NEXT_PERCENT_OF(uk_next_percent_ucs1, Py_UCS1)
+UK_NEXT_PERCENT_OF(uk_next_percent_ucs2, Py_UCS2)
+UK_NEXT_PERCENT_OF(uk_next_percent_ucs4, Py_UCS4)
+
+/* The runs of s[start..end-1] into list, for one width of code unit T, each found from
+ * its "%" by next; 0, or -1 with an exception set.  The octets of a run are written as
+ * its triplets are read. */
+#define UK_TRIPLET_RUNS_OF(name, T, next)                                                   \
     static int name(const T *s, Py_ssize_t start, Py_ssize_t end, const uint8_t *wanted,   \
                     PyObject *list, uk_octets *o)                                           \
     {                                                                                       \
         Py_ssize_t i = start;                                                               \
-        while (end - i >= 3) {                                                              \
-            if (s[i] != '%') { /* a run of "%" takes no call to memchr */                   \
-                if (sizeof(T) > 1) {                                                        \
-                    i++;                                                                    \
-                    continue;                                                               \
-                }                                                                           \
-                const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                     \
-                if (p == NULL) {                                                            \
-                    break;                                                                  \
-                }                                                                           \
-                i = p - s;                                                                  \
-            }                                                                               \
+        while ((i = next(s, i, end)) >= 0) {                                                \
             Py_ssize_t j = i, n = 0;                                                        \
             int octet, held = 0; /* whether the run holds a wanted octet */                 \
             while (end - j >= 3 && (octet = UK_TRIPLET_OCTET(s, j)) >= 0) {                 \
@@ -127,24 +135,14 @@ static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t en
     }
 
 /* The first triplet of s[start..end-1] of an octet in wanted, for one width of code
- * unit T: its index, or -1.  Triplets are read as the runs are, from the left. */
-#define UK_TRIPLET_FIND_OF(name, T)                                                         \
+ * unit T (next as for the runs): its index, or -1.  Triplets are read as the runs
+ * are, from the left. */
+#define UK_TRIPLET_FIND_OF(name, T, next)                                                   \
     static Py_ssize_t name(const T *s, Py_ssize_t start, Py_ssize_t end,                   \
                            const uint8_t *wanted)                                           \
     {                                                                                       \
         Py_ssize_t i = start;                                                               \
-        while (end - i >= 3) {                                                              \
-            if (s[i] != '%') {                                                              \
-                if (sizeof(T) > 1) {                                                        \
-                    i++;                                                                    \
-                    continue;                                                               \
-                }                                                                           \
-                const T *p = memchr(s + i, '%', (size_t)(end - i - 2));                     \
-                if (p == NULL) {                                                            \
-                    break;                                                                  \
-                }                                                                           \
-                i = p - s;                                                                  \
-            }                                                                               \
+        while ((i = next(s, i, end)) >= 0) {                                                \
             int octet = UK_TRIPLET_OCTET(s, i);                                             \
             if (octet >= 0 && wanted[octet]) {                                              \
                 return i;                                                                   \
@@ -154,13 +152,13 @@ static int uk_triplet_run_append(PyObject *list, Py_ssize_t start, Py_ssize_t en
         return -1;                                                                          \
     }
 
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1)
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2)
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1, uk_next_percent_ucs1)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2, uk_next_percent_ucs2)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4, uk_next_percent_ucs4)
 
-UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs1, Py_UCS1)
-UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs2, Py_UCS2)
-UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs4, Py_UCS4)
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs1, Py_UCS1, uk_next_percent_ucs1)
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs2, Py_UCS2, uk_next_percent_ucs2)
+UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs4, Py_UCS4, uk_next_percent_ucs4)
 
 PyDoc_STRVAR(triplet_runs_doc,
              "triplet_runs(text, start, end, wanted, /)\n--\n\n"
