@@ -209,6 +209,18 @@ def _merged(pieces: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     return out
 
 
+def test_replaced_on_the_examples_of_appendix_c() -> None:
+    """RFC 3986 Appendix C: a URI broken across lines inside angle brackets loses the
+    white space (a piece replaced by nothing); a non-ASCII character is replaced by
+    three characters an octet of its UTF-8 (§2.5)."""
+    text = "<ftp://foo.example.\n      com/rfc/>"
+    assert repair(text)[0] == "ftp://foo.example.com/rfc/"
+    at = text.index("\n")
+    assert replaced(text) == [(at, at + 7, 0)]
+    assert replaced("http://a/\u00e9x") == [(9, 10, 6)]
+    assert replaced("http://example.com/") == []
+
+
 def _both(text: str, iri: bool) -> None:
     """``repair`` (a pattern at a time, or one pass in C) and ``repair_runs`` (a match at
     a time) agree; so do the compiled pass and the patterns, where the core is built."""

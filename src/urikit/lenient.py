@@ -162,8 +162,10 @@ def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
     """Where :func:`repair` replaces what in ``text``: ``(start, end, length)`` of pieces
     of ``text`` replaced by ``length`` characters, in order, as :func:`repair_runs`
     lists them or cut finer (one of its pieces may come as several that follow one
-    another, which place every character the same way).  With the compiled core one
-    call into C, else :func:`repair_runs`; none for a text that needs no repair."""
+    another, which place every character the same way): white space inside
+    delimiters removed (RFC 3986 Appendix C), anything else three characters an
+    octet of its UTF-8 (§2.1, §2.5).  With the compiled core one call into C, else
+    :func:`repair_runs`; none for a text that needs no repair."""
     if _compiled_encode is None:
         return repair_runs(text, iri=iri)[2]
     if is_valid(text, "IRI-reference" if iri else "URI-reference") and _PREFIX.match(text) is None:
