@@ -34,6 +34,7 @@ speedups = Extension(
     "urikit._speedups",
     sources=["src/urikit/_speedups.c"],
     depends=[
+        "src/urikit/_speedups_chars.h",
         "src/urikit/_speedups_lenient.h",
         "src/urikit/_speedups_lenient_kind.h",
         "src/urikit/_speedups_locate.h",

@@ -294,6 +294,24 @@ def test_delimiters_and_edges(text: str) -> None:
     check(text)
 
 
+#: Ten triplets in both cases, as a lenient repair writes runs of them (RFC 3986 §2.1).
+RUN = "%4A%e2%80%ae%20%7e%00%FF%c3%a9"
+
+
+@needs_extension
+@pytest.mark.parametrize(
+    "fault",
+    ["", "%", "%4", "%g1", "%1g", "%4:", "%/4", "%4G", "%@4", "%4`", "%4\u00e9", "x", "\u00e9",
+     "/", "%%41", "#", " ", "@"],
+)  # fmt: skip
+def test_runs_of_triplets_broken_at_every_offset(fault: str) -> None:
+    """A run of triplets, which the compiled scanner reads five at a time, broken at every
+    offset, in each component that holds triplets: the answer of the pure scanner."""
+    for head in ("http://", "http://h/", "http://h/?", "http://h/#", "", "//", "s:"):
+        for at in range(len(RUN) + 1):
+            check(head + RUN[:at] + fault + RUN[at:] + RUN)
+
+
 @pytest.fixture(scope="module")
 def corpus() -> list[str]:
     return URLS.read_text(encoding="utf-8").splitlines()

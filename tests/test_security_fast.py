@@ -61,6 +61,17 @@ def plain_concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, i
         yield first, done, bytes.fromhex(run.group().replace("%", ""))
 
 
+def reported(octets: bytes) -> bool:
+    """Does a run of these octets hold a control (%00-%1F, %7F), or are they not UTF-8?"""
+    if any(octet < 0x20 or octet == 0x7F for octet in octets):
+        return True
+    try:
+        octets.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def _decoded_run(run: re.Match[str]) -> str:
     return bytes.fromhex(run.group().replace("%", "")).decode("utf-8", "surrogateescape")
 
@@ -148,7 +159,9 @@ PIECES = [
     "%", "%4", "%41", "%00", "%0a", "%7E", "%7F", "%7f", "%C3", "%A9", "%c3%a9", "%E2%80%AE",
     "%2e", "%2E", "%25", "%2F", "%5C", "%FF", "a", "F", "7", "c", "\u00e9", "/", "\\", ".",
     "..", "\u202e", "\u200b", "\ufe0f", "\u2764", "\u00ad", "x", "?", "&", "=", "\U0001f600",
-    "%1f", "%20", "%80",
+    "%1f", "%20", "%80", "%F0%9F%98%80", "%ED%A0%80", "%C0%AF", "%E0%80%AF", "%F4%90%80%80",
+    "%f0%90%80%80", "%F4%8F%BF%BF", "%EF%BF%BF", "%DF%BF", "2", "%32", "E", "%45", "%65",
+    "%2525", "%252e", "%25%32%45",
 ]  # fmt: skip
 
 
@@ -189,11 +202,16 @@ BOUNDARIES = list(_boundary_texts())
 
 def _same_runs(text: str, start: int = 0, end: int | None = None) -> None:
     """The runs of concern as the module finds them (in C with the compiled core), as
-    its readable passes find them, and as the regular expressions do."""
+    its readable passes find them, and as the regular expressions do; those of them
+    that the checks report, by the module with and without the compiled core."""
     stop = len(text) if end is None else end
     plain = list(plain_concern_runs(text, start, stop))
-    assert list(triplets.concern_runs(text, start, stop)) == plain
     assert list(triplets._concern_runs(text, start, stop)) == plain
+    wanted = [run for run in plain if reported(run[2])]
+    assert list(triplets.concern_runs(text, start, stop)) == wanted
+    with pytest.MonkeyPatch.context() as swap:
+        swap.setattr(triplets, "_compiled_concerns", None)
+        assert list(triplets.concern_runs(text, start, stop)) == wanted
 
 
 def _same_decoding(text: str) -> None:
@@ -234,6 +252,31 @@ def test_decode_once_is_the_regex_decoding(text: str) -> None:
     _same_decoding(text)
 
 
+def _as_triplets(octets: bytes, case: str = "X") -> str:
+    return "".join(f"%{octet:02{case}}" for octet in octets)
+
+
+@given(st.binary(max_size=12), st.sampled_from(["X", "x"]))
+def test_runs_reported_are_those_of_a_control_or_not_utf8(octets: bytes, case: str) -> None:
+    text = "a" + _as_triplets(octets, case) + "b"
+    wanted = [(1, len(text) - 1, octets)] if octets and reported(octets) else []
+    assert list(triplets.concern_runs(text, 0, len(text))) == wanted
+
+
+def test_runs_reported_by_every_utf8_rule() -> None:
+    """Every sequence of two octets, and of three or four from each leading octet above
+    0xDF with every second octet (the ranges of RFC 3629 §4 that are not 80-BF:
+    E0 A0-BF, ED 80-9F, F0 90-BF, F4 80-8F), each alone in a run."""
+    sequences = [bytes([a, b]) for a in range(256) for b in range(256)]
+    for lead in range(0xE0, 0x100):
+        for second in range(256):
+            for tail in (b"\x80", b"\xbf", b"\x7f", b"\xc0", b"\x80\x80", b"\x80\x7f"):
+                sequences.append(bytes([lead, second]) + tail)
+    text = "/".join(_as_triplets(octets) for octets in sequences)
+    found = {octets for _, _, octets in triplets.concern_runs(text, 0, len(text))}
+    assert found == {octets for octets in sequences if reported(octets)}
+
+
 #: "%2E" or "%25" in either case: the triplets of "." and "%" (RFC 3986 §2.1).
 PLAIN_DOT_OR_PERCENT = re.compile("%2[5Ee]")
 
@@ -269,13 +312,143 @@ def test_decode_once_is_unquote(text: str) -> None:
     assert triplets.decode_once(text) == unquote(text, errors="surrogateescape")
 
 
-@settings(max_examples=300)
+@pytest.mark.parametrize(
+    "part",
+    ["%2e", "%2E%2e", "%252e", "%252E%252E", "%25%32%65", "%25%32e", "%252%65", "%25252e",
+     "%25%32%35%32e", "a/%252e/b", ".%252e", "%2525%32e/x"],
+)  # fmt: skip
+def test_traverses_double_and_triple_encoding(part: str) -> None:
+    """Dot-segments encoded once, twice and three times, each way the "2" and "E" of a
+    "%2E" that decoding makes can be written (RFC 3986 §7.3)."""
+    assert checks._traverses(part) is not None
+    assert checks._traverses(part) == plain_traverses(part)
+
+
+#: A "%" that begins no triplet, which no part of a reference holds.
+BARE_PERCENT = re.compile(f"%(?![{HEXDIG}]{{2}})")
+
+
+@settings(max_examples=500)
 @given(triplet_text())
 def test_traverses_is_the_plain_test(text: str) -> None:
-    assert checks._traverses(text) == plain_traverses(text)
+    part = BARE_PERCENT.sub("%25", text)  # as a path or query holds it
+    assert checks._traverses(part) == plain_traverses(part)
+
+
+def _first_triplet_of(text: str, start: int, wanted: bytes, then: bytes | None = None) -> int:
+    """The first triplet of ``text[start:]`` of an octet in ``wanted``, read as the
+    regular expression of a triplet finds them; with ``then``, the first that a triplet
+    of an octet of ``then``, or an ASCII character that is one, follows."""
+    for match in TRIPLET.finditer(text, start):
+        if int(match.group()[1:], 16) not in wanted:
+            continue
+        after = match.end()
+        following = TRIPLET.match(text, after)
+        if following is not None:
+            octet = int(following.group()[1:], 16)
+        else:
+            octet = ord(text[after]) if after < len(text) and text[after].isascii() else -1
+        if then is None or (octet >= 0 and octet in then):
+            return match.start()
+    return -1
+
+
+WANTED = [
+    b".%",
+    b".",
+    b"\xae",
+    b"\xa0\xaf",
+    b"\x2e\x3e",
+    b"\x00\x7f",
+    b"\x80\xe2",
+    b"A",
+    b"\x2e\x3e\x4e",
+]
+
+
+@settings(max_examples=300)
+@given(st.one_of(triplet_text(), st.text()), st.sampled_from(WANTED), st.integers(0, 40))
+def test_triplet_find_is_the_regex(text: str, wanted: bytes, start: int) -> None:
+    """The first triplet of some octets as the compiled core finds it (16 characters a
+    step where they begin with one or two characters) and as the regular expression
+    does, and as encodes_any answers without the compiled core."""
+    start = min(start, len(text))
+    plain = _first_triplet_of(text, start, wanted)
+    if triplets._compiled_find is not None:
+        assert triplets._compiled_find(text, start, len(text), wanted) == plain
+    assert (triplets._triplet_of(wanted).search(text, start) is not None) == (plain >= 0)
+
+
+THEN = [None, b"2", b"2%", b"\x80", b"E."]
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(triplet_text(), st.text()),
+    st.sampled_from(WANTED),
+    st.sampled_from(THEN),
+    st.integers(0, 40),
+)
+def test_triplet_find_then_is_the_regex(
+    text: str, wanted: bytes, then: bytes | None, start: int
+) -> None:
+    """A triplet of some octets that a triplet or an ASCII character of others follows,
+    in C and by the module's pattern, against a reading written out."""
+    start = min(start, len(text))
+    plain = _first_triplet_of(text, start, wanted, then)
+    if triplets._compiled_find is not None:
+        assert triplets._compiled_find(text, start, len(text), wanted, then) == plain
+        for end in range(max(start, len(text) - 3), len(text)):  # nothing read past end
+            cut = _first_triplet_of(text[:end], start, wanted, then)
+            assert triplets._compiled_find(text, start, end, wanted, then) == cut
+    pattern = triplets._triplet_of(wanted, then or b"")
+    assert (pattern.search(text, start) is not None) == (plain >= 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [("%252e", True), ("%25%32E", True), ("%25%322", True), ("%25x2", False), ("%25%3", False),
+     ("%25", False), ("%25%2", False), ("%25%41", False), ("%2E2", False), ("%25\u0662", False),
+     ("%2525%32", True)],
+)  # fmt: skip
+def test_encodes_a_percent_then_a_two(text: str, found: bool) -> None:
+    assert triplets.encodes_any(text, b"%", b"2") is found
+    assert (triplets._triplet_of(b"%", b"2").search(text) is not None) is found
+    if triplets._compiled_find is not None:  # the text cut short: nothing read past end
+        for end in range(len(text) + 1):
+            plain = _first_triplet_of(text[:end], 0, b"%", b"2")
+            assert triplets._compiled_find(text, 0, end, b"%", b"2") == plain, end
+
+
+@pytest.mark.parametrize("wanted", [b".%", b"\xae", b"\x00\x7f"])
+def test_triplet_find_at_every_offset(wanted: bytes) -> None:
+    """A triplet wanted, or one that only begins like one, at every offset of a text of
+    other triplets and letters, and at every distance from its end."""
+    target = _as_triplets(wanted[-1:])
+    for filler in ("x", "%E2%80", "%2", "%2%"):
+        for at in range(50):
+            for text in (filler * 20)[:at] + target, (filler * 20)[:at] + target[:2] + "%":
+                for end in range(len(text) - 4, len(text) + 1):
+                    plain = _first_triplet_of(text[:end], 0, wanted)
+                    if triplets._compiled_find is not None:
+                        assert triplets._compiled_find(text, 0, end, wanted) == plain, (text, end)
+                    assert triplets.encodes_any(text[:end], wanted) == (plain >= 0)
 
 
 # --- invisible characters -----------------------------------------------------------
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(st.text(), st.text(alphabet="a\u00e9\u202e\u200b\U0001f600")), st.text(max_size=20)
+)
+def test_chars_in_is_a_search_for_each(text: str, chars: str) -> None:
+    """The characters that a text holds, in one pass in C with the compiled core, as a
+    search for each finds them (in text of each width of code unit)."""
+    assert audit_module._chars_in(text, chars) == "".join(ch for ch in chars if ch in text)
+    assert audit_module._chars_in(text, audit_module._INVISIBLE_CHARS) == "".join(
+        ch for ch in audit_module._INVISIBLE_CHARS if ch in text
+    )
 
 
 @st.composite

@@ -15,7 +15,8 @@
  *
  * lenient_encode makes the character repairs of urikit.lenient in one call
  * (_speedups_lenient.h); triplet_runs finds the runs of percent-encoded triplets and
- * their octets for urikit.security.triplets (_speedups_triplets.h).
+ * their octets for urikit.security.triplets (_speedups_triplets.h); chars_in finds
+ * which of some characters a text holds in one pass (_speedups_chars.h).
  *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
  * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
@@ -55,6 +56,7 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 #include "_speedups_ops_py.h"
 #include "_speedups_lenient.h"
 #include "_speedups_triplets.h"
+#include "_speedups_chars.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -126,6 +128,7 @@ static PyMethodDef speedups_methods[] = {
     UK_OPS_METHODS,
     UK_LENIENT_METHODS,
     UK_TRIPLET_METHODS,
+    UK_CHARS_METHODS,
     {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -62,16 +62,24 @@ def lenient_encode(
     7 extra "#", 8 bracket, 9 white space inside delimiters.  For a ``body`` that holds
     a lone surrogate (which UTF-8 cannot encode), the position of the first."""
 
-def triplet_runs(
-    text: str, start: int, end: int, wanted: bytes | None, /
-) -> list[tuple[int, int, bytes]]:
+def triplet_runs(text: str, start: int, end: int, /) -> list[tuple[int, int, bytes]]:
     """The maximal runs of percent-encoded triplets of ``text[start:end]`` (RFC 3986 §2.1)
-    as ``(start, end, octets)``, in order; with ``wanted``, only the runs that hold a
-    triplet of one of its octets."""
+    as ``(start, end, octets)``, in order."""
 
-def triplet_find(text: str, start: int, end: int, wanted: bytes, /) -> int:
+def triplet_concerns(text: str, start: int, end: int, /) -> list[tuple[int, int, bytes]]:
+    """The runs of ``triplet_runs`` that hold a triplet of a control (%00-%1F, %7F) or
+    whose octets are not UTF-8 (RFC 3629 §4)."""
+
+def triplet_find(
+    text: str, start: int, end: int, wanted: bytes, then: bytes | None = None, /
+) -> int:
     """The index of the first percent-encoded triplet of ``text[start:end]`` (RFC 3986
-    §2.1) of one of the octets of ``wanted``, or -1."""
+    §2.1) of one of the octets of ``wanted``, or -1; with ``then``, only such a triplet
+    that a triplet of one of its octets follows, or an ASCII character that is one."""
+
+def chars_in(text: str, chars: str, /) -> str:
+    """The characters of ``chars`` that ``text`` holds, in the order of ``chars`` (at most
+    64 of them above U+FFFF)."""
 
 def locate(text: str, iri: bool, /) -> URIError | None:
     """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with

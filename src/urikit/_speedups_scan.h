@@ -61,6 +61,31 @@ static inline int uk_in_ranges(uint32_t c, uk_ext ext)
     return 0;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define UK_SCAN_SIMD 1
+
+/* Are the 16 octets at p five triplets (pct-encoded = "%" HEXDIG HEXDIG, RFC 3986
+ * §2.1) and one more octet: "%" at 0, 3, 6, 9 and 12 and a HEXDIG at the other ten of
+ * the first fifteen?  A run of triplets, as a lenient repair writes for the octets of
+ * characters, is read fifteen code units a step. */
+static inline int uk_five_triplets(const uint8_t *p)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)p);
+    /* the signed comparisons fail for an octet above 0x7F; "A"-"F" | 0x20 is "a"-"f" */
+    const __m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));
+    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                         _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+    unsigned percents = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('%')));
+    unsigned hexdigs = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+    return (percents & 0x7FFF) == 0x1249 && (hexdigs & 0x7FFF) == 0x6DB6;
+}
+#else
+#define UK_SCAN_SIMD 0
+#endif
+
 /* Whether the code point c is an ASCII member of the classes in bits. */
 static inline int uk_ascii_is(uint32_t c, unsigned bits)
 {

@@ -30,6 +30,20 @@ static inline ptrdiff_t UK_FN(uk_star)(const UK_CHAR *s, ptrdiff_t i, ptrdiff_t 
             } else if (c == '%' && end - i > 2 && uk_ascii_is(s[i + 1], UK_HEXDIG) &&
                        uk_ascii_is(s[i + 2], UK_HEXDIG)) {
                 i += 3;
+                /* the triplets that follow, as a lenient repair writes them (three
+                 * for each octet of a character): five at a time in 1-byte text where
+                 * the processor can, then each read by one test */
+#if UK_SCAN_SIMD
+                if (sizeof(UK_CHAR) == 1) {
+                    while (end - i >= 16 && uk_five_triplets((const uint8_t *)(s + i))) {
+                        i += 15;
+                    }
+                }
+#endif
+                while (end - i > 2 && s[i] == '%' && uk_ascii_is(s[i + 1], UK_HEXDIG) &&
+                       uk_ascii_is(s[i + 2], UK_HEXDIG)) {
+                    i += 3;
+                }
             } else {
                 break;
             }

@@ -2,20 +2,37 @@
  *
  * Included once by _speedups.c, after _speedups_ops.h:
  *
- *     triplet_runs(text, start, end, wanted, /)
+ *     triplet_runs(text, start, end, /)
  *
  * returns a list of (start, end, octets), in order, for the maximal runs of
  * consecutive triplets (pct-encoded = "%" HEXDIG HEXDIG, RFC 3986 §2.1) of
- * text[start:end]; with wanted (bytes), only the runs that hold a triplet of one of
- * its octets.  octets are the octets the triplets encode.  A HEXDIG is no "%", so triplets cannot overlap and
- * the runs read from the left are the only ones.  One pass: every code unit is
- * read once, or twice for a "%" that begins no triplet.
+ * text[start:end].  octets are the octets the triplets encode.  A HEXDIG is no "%", so
+ * triplets cannot overlap and the runs read from the left are the only ones.  One
+ * pass: every code unit is read once, or twice for a "%" that begins no triplet.
  *
- *     triplet_find(text, start, end, wanted, /)
+ *     triplet_concerns(text, start, end, /)
+ *
+ * returns the runs as triplet_runs does, only those that hold a triplet of a control
+ * (%00-%1F, %7F) or whose octets are not UTF-8 (RFC 3629 §4): the runs that the
+ * checks of encoded octets report (RFC 3986 §7.2, §7.3).  The octets of a run are
+ * read as UTF-8 one at a time, and stored only for a run in the answer.
+ *
+ *     triplet_find(text, start, end, wanted, then=None, /)
  *
  * returns the index of the first triplet of text[start:end] of one of the octets of
- * wanted (bytes), or -1, reading no further.
+ * wanted (bytes), or -1, reading no further; with then (bytes), the first such
+ * triplet that a triplet of one of its octets follows, or an ASCII character that is
+ * one ("%25" then "2" or "%32": a "%2" once decoded).  When the octets wanted begin
+ * with one or two HEXDIG characters (".", "%" are %2E, %25), 1-byte text is read 16
+ * code units a step, each "%" followed by one of them tested alone.
  */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define UK_TRIPLET_SIMD 1
+#else
+#define UK_TRIPLET_SIMD 0
+#endif
 
 /* The value of each octet as a HEXDIG (RFC 3986 §2.1, either case), -1 for the others. */
 static const int8_t uk_hexdig_value[256] = {
@@ -107,26 +124,25 @@ UK_NEXT_PERCENT_OF(uk_next_percent_ucs4, Py_UCS4)
  * its "%" by next; 0, or -1 with an exception set.  The octets of a run are written as
  * its triplets are read. */
 #define UK_TRIPLET_RUNS_OF(name, T, next)                                                   \
-    static int name(const T *s, Py_ssize_t start, Py_ssize_t end, const uint8_t *wanted,   \
-                    PyObject *list, uk_octets *o)                                           \
+    static int name(const T *s, Py_ssize_t start, Py_ssize_t end, PyObject *list,          \
+                    uk_octets *o)                                                           \
     {                                                                                       \
         Py_ssize_t i = start;                                                               \
         while ((i = next(s, i, end)) >= 0) {                                                \
             Py_ssize_t j = i, n = 0;                                                        \
-            int octet, held = 0; /* whether the run holds a wanted octet */                 \
+            int octet;                                                                      \
             while (end - j >= 3 && (octet = UK_TRIPLET_OCTET(s, j)) >= 0) {                 \
-                if (uk_octets_room(o, n) < 0) {                                             \
+                if (n == o->capacity && uk_octets_room(o, n) < 0) {                         \
                     return -1;                                                              \
                 }                                                                           \
                 o->s[n++] = (char)octet;                                                    \
-                held |= wanted[octet];                                                      \
                 j += 3;                                                                     \
             }                                                                               \
             if (j == i) { /* a "%" that begins no triplet */                                \
                 i++;                                                                        \
                 continue;                                                                   \
             }                                                                               \
-            if (held && uk_triplet_run_append(list, i, j, o, n) < 0) {                      \
+            if (uk_triplet_run_append(list, i, j, o, n) < 0) {                              \
                 return -1;                                                                  \
             }                                                                               \
             i = j;                                                                          \
@@ -134,17 +150,99 @@ UK_NEXT_PERCENT_OF(uk_next_percent_ucs4, Py_UCS4)
         return 0;                                                                           \
     }
 
-/* The first triplet of s[start..end-1] of an octet in wanted, for one width of code
- * unit T (next as for the runs): its index, or -1.  Triplets are read as the runs
- * are, from the left. */
-#define UK_TRIPLET_FIND_OF(name, T, next)                                                   \
+/* A reading of octets as UTF-8 (RFC 3629 §4: UTF8-octets, no overlong form, no
+ * surrogate, nothing above U+10FFFF), an octet at a time: need, the continuation
+ * octets still to come, and low..high, the range of the next one; bad once an octet
+ * breaks the rules.  The octets read are UTF-8 when neither bad nor need is left. */
+typedef struct {
+    int need, bad;
+    uint8_t low, high;
+} uk_utf8_reading;
+
+static inline void uk_utf8_read(uk_utf8_reading *u, uint8_t c)
+{
+    if (u->need > 0) {
+        u->bad |= c < u->low || c > u->high;
+        u->need--;
+        u->low = 0x80;
+        u->high = 0xBF;
+    } else if (c < 0x80) {
+        return;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+        u->need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        u->need = 2;
+        u->low = c == 0xE0 ? 0xA0 : 0x80;  /* %xE0 %xA0-BF UTF8-tail */
+        u->high = c == 0xED ? 0x9F : 0xBF; /* %xED %x80-9F UTF8-tail */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        u->need = 3;
+        u->low = c == 0xF0 ? 0x90 : 0x80;  /* %xF0 %x90-BF 2( UTF8-tail ) */
+        u->high = c == 0xF4 ? 0x8F : 0xBF; /* %xF4 %x80-8F 2( UTF8-tail ) */
+    } else {
+        u->bad = 1;
+    }
+}
+
+/* The runs of s[start..end-1] that hold a triplet of a control or whose octets are not
+ * UTF-8 into list, for one width of code unit T (runs, the function above for that
+ * width, reads one again for its octets); 0, or -1 with an exception set.  The octets
+ * of the other runs are only read. */
+#define UK_TRIPLET_CONCERNS_OF(name, T, next, runs)                                         \
+    static int name(const T *s, Py_ssize_t start, Py_ssize_t end, PyObject *list,          \
+                    uk_octets *o)                                                           \
+    {                                                                                       \
+        Py_ssize_t i = start;                                                               \
+        while ((i = next(s, i, end)) >= 0) {                                                \
+            Py_ssize_t j = i;                                                               \
+            int octet, control = 0;                                                         \
+            uk_utf8_reading u = {0, 0, 0x80, 0xBF};                                         \
+            while (end - j >= 3 && (octet = UK_TRIPLET_OCTET(s, j)) >= 0) {                 \
+                control |= octet < 0x20 || octet == 0x7F;                                   \
+                uk_utf8_read(&u, (uint8_t)octet);                                           \
+                j += 3;                                                                     \
+            }                                                                               \
+            if (j == i) { /* a "%" that begins no triplet */                                \
+                i++;                                                                        \
+                continue;                                                                   \
+            }                                                                               \
+            if ((control || u.bad || u.need > 0) && runs(s, i, j, list, o) < 0) {           \
+                return -1;                                                                  \
+            }                                                                               \
+            i = j;                                                                          \
+        }                                                                                   \
+        return 0;                                                                           \
+    }
+
+/* Is s[q] (q <= end), with then not NULL, a triplet of an octet in then or an ASCII
+ * character that is one, for one width of code unit T?  Always with then NULL. */
+#define UK_TRIPLET_THEN_OF(name, T)                                                         \
+    static inline int name(const T *s, Py_ssize_t q, Py_ssize_t end, const uint8_t *then)  \
+    {                                                                                       \
+        if (then == NULL) {                                                                 \
+            return 1;                                                                       \
+        }                                                                                   \
+        if (q >= end) {                                                                     \
+            return 0;                                                                       \
+        }                                                                                   \
+        int octet = end - q >= 3 ? UK_TRIPLET_OCTET(s, q) : -1;                             \
+        return octet >= 0 ? then[octet] : s[q] < 0x80 && then[s[q]];                        \
+    }
+
+UK_TRIPLET_THEN_OF(uk_triplet_then_ucs1, Py_UCS1)
+UK_TRIPLET_THEN_OF(uk_triplet_then_ucs2, Py_UCS2)
+UK_TRIPLET_THEN_OF(uk_triplet_then_ucs4, Py_UCS4)
+
+/* The first triplet of s[start..end-1] of an octet in wanted that then follows (see
+ * above), for one width of code unit T (next as for the runs): its index, or -1.
+ * Triplets are read as the runs are, from the left. */
+#define UK_TRIPLET_FIND_OF(name, T, next, follows)                                          \
     static Py_ssize_t name(const T *s, Py_ssize_t start, Py_ssize_t end,                   \
-                           const uint8_t *wanted)                                           \
+                           const uint8_t *wanted, const uint8_t *then)                      \
     {                                                                                       \
         Py_ssize_t i = start;                                                               \
         while ((i = next(s, i, end)) >= 0) {                                                \
             int octet = UK_TRIPLET_OCTET(s, i);                                             \
-            if (octet >= 0 && wanted[octet]) {                                              \
+            if (octet >= 0 && wanted[octet] && follows(s, i + 3, end, then)) {              \
                 return i;                                                                   \
             }                                                                               \
             i += octet >= 0 ? 3 : 1;                                                        \
@@ -152,36 +250,114 @@ UK_NEXT_PERCENT_OF(uk_next_percent_ucs4, Py_UCS4)
         return -1;                                                                          \
     }
 
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1, uk_next_percent_ucs1)
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2, uk_next_percent_ucs2)
-UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4, uk_next_percent_ucs4)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1, uk_next_percent_ucs1, uk_triplet_then_ucs1)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2, uk_next_percent_ucs2, uk_triplet_then_ucs2)
+UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4, uk_next_percent_ucs4, uk_triplet_then_ucs4)
+
+/* The characters that begin the triplets of the octets in wanted (the HEXDIG of the
+ * high half of each, in both cases) into lead, up to two, the first twice when it is
+ * alone: their number, or 3 for more. */
+static int uk_triplet_leads(const uint8_t wanted[256], uint8_t lead[2])
+{
+    static const char upper[] = "0123456789ABCDEF", lower[] = "0123456789abcdef";
+    int count = 0;
+    for (int high = 0; high < 16; high++) {
+        int any = 0;
+        for (int low = 0; low < 16; low++) {
+            any |= wanted[high * 16 + low];
+        }
+        if (!any) {
+            continue;
+        }
+        for (int c = 0; c < (high < 10 ? 1 : 2); c++) {
+            if (count == 2) {
+                return 3;
+            }
+            lead[count++] = (uint8_t)(c == 0 ? upper[high] : lower[high]);
+        }
+    }
+    if (count == 1) {
+        lead[1] = lead[0];
+    }
+    return count;
+}
+
+/* uk_triplet_find_ucs1 where every wanted triplet begins "%" and lead[0] or lead[1]:
+ * 16 code units a step, comparing them and the 16 after the first with "%" and the
+ * leads; each "%" so followed is tested as a triplet, in order (a "%" begins a triplet
+ * or none, whatever comes before it). */
+static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssize_t end,
+                                      const uint8_t *wanted, const uint8_t *then,
+                                      const uint8_t lead[2])
+{
+    Py_ssize_t i = start;
+#if UK_TRIPLET_SIMD
+    const __m128i percent = _mm_set1_epi8('%'), first = _mm_set1_epi8((char)lead[0]),
+                  second = _mm_set1_epi8((char)lead[1]);
+    while (end - i >= 18) { /* the triplets at i..i+15 end before end */
+        __m128i at = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i after = _mm_loadu_si128((const __m128i *)(s + i + 1));
+        __m128i led = _mm_or_si128(_mm_cmpeq_epi8(after, first), _mm_cmpeq_epi8(after, second));
+        unsigned found = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(at, percent), led));
+        while (found != 0) {
+            Py_ssize_t p = i + __builtin_ctz(found);
+            int octet = UK_TRIPLET_OCTET(s, p);
+            if (octet >= 0 && wanted[octet] && uk_triplet_then_ucs1(s, p + 3, end, then)) {
+                return p;
+            }
+            found &= found - 1;
+        }
+        i += 16;
+    }
+#else
+    (void)lead;
+#endif
+    return uk_triplet_find_ucs1(s, i, end, wanted, then);
+}
 
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs1, Py_UCS1, uk_next_percent_ucs1)
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs2, Py_UCS2, uk_next_percent_ucs2)
 UK_TRIPLET_RUNS_OF(uk_triplet_runs_ucs4, Py_UCS4, uk_next_percent_ucs4)
 
-PyDoc_STRVAR(triplet_runs_doc,
-             "triplet_runs(text, start, end, wanted, /)\n--\n\n"
-             "The maximal runs of percent-encoded triplets of text[start:end] (RFC 3986\n"
-             "§2.1), as a list of (start, end, octets) in order; with wanted (bytes),\n"
-             "only the runs that hold a triplet of one of its octets.  start and end\n"
-             "are clamped to the text as in slicing.");
+UK_TRIPLET_CONCERNS_OF(uk_triplet_concerns_ucs1, Py_UCS1, uk_next_percent_ucs1,
+                       uk_triplet_runs_ucs1)
+UK_TRIPLET_CONCERNS_OF(uk_triplet_concerns_ucs2, Py_UCS2, uk_next_percent_ucs2,
+                       uk_triplet_runs_ucs2)
+UK_TRIPLET_CONCERNS_OF(uk_triplet_concerns_ucs4, Py_UCS4, uk_next_percent_ucs4,
+                       uk_triplet_runs_ucs4)
 
-PyDoc_STRVAR(triplet_find_doc,
-             "triplet_find(text, start, end, wanted, /)\n--\n\n"
-             "The index of the first percent-encoded triplet of text[start:end] (RFC 3986\n"
-             "§2.1) of one of the octets of wanted (bytes), or -1.  start and end are\n"
+PyDoc_STRVAR(triplet_runs_doc,
+             "triplet_runs(text, start, end, /)\n--\n\n"
+             "The maximal runs of percent-encoded triplets of text[start:end] (RFC 3986\n"
+             "§2.1), as a list of (start, end, octets) in order.  start and end are\n"
              "clamped to the text as in slicing.");
 
-/* The arguments of triplet_runs and triplet_find: the text, start and end clamped
- * to it, and the octets wanted (all with None); 0, or -1 with an exception set. */
+PyDoc_STRVAR(triplet_concerns_doc,
+             "triplet_concerns(text, start, end, /)\n--\n\n"
+             "The maximal runs of percent-encoded triplets of text[start:end] (RFC 3986\n"
+             "§2.1) that hold a triplet of a control (%00-%1F, %7F) or whose octets are\n"
+             "not UTF-8 (RFC 3629 §4), as a list of (start, end, octets) in order.\n"
+             "start and end are clamped to the text as in slicing.");
+
+PyDoc_STRVAR(triplet_find_doc,
+             "triplet_find(text, start, end, wanted, then=None, /)\n--\n\n"
+             "The index of the first percent-encoded triplet of text[start:end] (RFC 3986\n"
+             "§2.1) of one of the octets of wanted (bytes), or -1; with then (bytes),\n"
+             "only such a triplet that a triplet of one of its octets follows, or an\n"
+             "ASCII character that is one.  start and end are clamped to the text as in\n"
+             "slicing.");
+
+/* The arguments of triplet_runs, triplet_concerns and triplet_find: the text, start
+ * and end clamped to it, and when wanted is not NULL the octets wanted, a fourth; 0,
+ * or -1 with an exception set. */
 static int uk_triplet_args(const char *name, PyObject *const *args, Py_ssize_t nargs,
-                           int none_ok, Py_ssize_t *start, Py_ssize_t *end, uint8_t wanted[256])
+                           Py_ssize_t *start, Py_ssize_t *end, uint8_t *wanted)
 {
-    if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
-        !PyLong_Check(args[2]) || !(PyBytes_Check(args[3]) || (none_ok && args[3] == Py_None))) {
-        PyErr_Format(PyExc_TypeError, "%s() takes a str, two ints and %s", name,
-                     none_ok ? "bytes or None" : "bytes");
+    if (nargs != (wanted == NULL ? 3 : 4) || !PyUnicode_Check(args[0]) ||
+        !PyLong_Check(args[1]) || !PyLong_Check(args[2]) ||
+        (wanted != NULL && !PyBytes_Check(args[3]))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %s", name,
+                     wanted == NULL ? "a str and two ints" : "a str, two ints and bytes");
         return -1;
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(args[0]);
@@ -192,8 +368,8 @@ static int uk_triplet_args(const char *name, PyObject *const *args, Py_ssize_t n
     }
     *start = *start < 0 ? (*start + n < 0 ? 0 : *start + n) : (*start > n ? n : *start);
     *end = *end < 0 ? (*end + n < 0 ? 0 : *end + n) : (*end > n ? n : *end);
-    memset(wanted, args[3] == Py_None, 256);
-    if (args[3] != Py_None) {
+    if (wanted != NULL) {
+        memset(wanted, 0, 256);
         const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[3]);
         for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[3]); k++) {
             wanted[octets[k]] = 1;
@@ -202,15 +378,11 @@ static int uk_triplet_args(const char *name, PyObject *const *args, Py_ssize_t n
     return 0;
 }
 
-static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The runs of text[start:end] into a new list: all of them, or with concerns those of
+ * a control or not UTF-8; NULL with an exception set. */
+static PyObject *uk_triplet_list(PyObject *text, Py_ssize_t start, Py_ssize_t end, int concerns)
 {
-    (void)module;
-    Py_ssize_t start, end;
-    uint8_t wanted[256]; /* whether a run with the octet is in the answer */
-    if (uk_triplet_args("triplet_runs", args, nargs, 1, &start, &end, wanted) < 0) {
-        return NULL;
-    }
-    PyObject *text = args[0], *list = PyList_New(0);
+    PyObject *list = PyList_New(0);
     if (list == NULL) {
         return NULL;
     }
@@ -220,13 +392,16 @@ static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_
     if (end > start) {
         switch (PyUnicode_KIND(text)) {
         case PyUnicode_1BYTE_KIND:
-            failed = uk_triplet_runs_ucs1(data, start, end, wanted, list, &octets);
+            failed = concerns ? uk_triplet_concerns_ucs1(data, start, end, list, &octets)
+                              : uk_triplet_runs_ucs1(data, start, end, list, &octets);
             break;
         case PyUnicode_2BYTE_KIND:
-            failed = uk_triplet_runs_ucs2(data, start, end, wanted, list, &octets);
+            failed = concerns ? uk_triplet_concerns_ucs2(data, start, end, list, &octets)
+                              : uk_triplet_runs_ucs2(data, start, end, list, &octets);
             break;
         default:
-            failed = uk_triplet_runs_ucs4(data, start, end, wanted, list, &octets);
+            failed = concerns ? uk_triplet_concerns_ucs4(data, start, end, list, &octets)
+                              : uk_triplet_runs_ucs4(data, start, end, list, &octets);
             break;
         }
     }
@@ -238,25 +413,67 @@ static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_
     return list;
 }
 
+static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_ssize_t start, end;
+    if (uk_triplet_args("triplet_runs", args, nargs, &start, &end, NULL) < 0) {
+        return NULL;
+    }
+    return uk_triplet_list(args[0], start, end, 0);
+}
+
+static PyObject *triplet_concerns(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_ssize_t start, end;
+    if (uk_triplet_args("triplet_concerns", args, nargs, &start, &end, NULL) < 0) {
+        return NULL;
+    }
+    return uk_triplet_list(args[0], start, end, 1);
+}
+
 static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     Py_ssize_t start, end, found = -1;
-    uint8_t wanted[256];
-    if (uk_triplet_args("triplet_find", args, nargs, 0, &start, &end, wanted) < 0) {
+    uint8_t wanted[256], then_table[256], lead[2];
+    const uint8_t *then = NULL; /* what must follow the triplet, when not NULL */
+    if (nargs == 5 && args[4] != Py_None) {
+        if (!PyBytes_Check(args[4])) {
+            PyErr_SetString(PyExc_TypeError, "triplet_find() takes then as bytes or None");
+            return NULL;
+        }
+        memset(then_table, 0, sizeof then_table);
+        const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[4]);
+        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[4]); k++) {
+            then_table[octets[k]] = 1;
+        }
+        then = then_table;
+    }
+    if (uk_triplet_args("triplet_find", args, nargs == 5 ? 4 : nargs, &start, &end, wanted) < 0) {
         return NULL;
     }
     const void *data = PyUnicode_DATA(args[0]);
     if (end > start) {
         switch (PyUnicode_KIND(args[0])) {
         case PyUnicode_1BYTE_KIND:
-            found = uk_triplet_find_ucs1(data, start, end, wanted);
+            switch (uk_triplet_leads(wanted, lead)) {
+            case 0: /* no octet wanted */
+                break;
+            case 3:
+                found = uk_triplet_find_ucs1(data, start, end, wanted, then);
+                break;
+            default:
+                found = uk_triplet_find_led(data, start, end, wanted, then, lead);
+                break;
+            }
             break;
         case PyUnicode_2BYTE_KIND:
-            found = uk_triplet_find_ucs2(data, start, end, wanted);
+            found = uk_triplet_find_ucs2(data, start, end, wanted, then);
             break;
         default:
-            found = uk_triplet_find_ucs4(data, start, end, wanted);
+            found = uk_triplet_find_ucs4(data, start, end, wanted, then);
             break;
         }
     }
@@ -266,5 +483,7 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
 #define UK_TRIPLET_METHODS                                                                  \
     {"triplet_runs", (PyCFunction)(void (*)(void))triplet_runs, METH_FASTCALL,              \
      triplet_runs_doc},                                                                     \
+    {"triplet_concerns", (PyCFunction)(void (*)(void))triplet_concerns, METH_FASTCALL,      \
+     triplet_concerns_doc},                                                                 \
     {"triplet_find", (PyCFunction)(void (*)(void))triplet_find, METH_FASTCALL,              \
      triplet_find_doc}

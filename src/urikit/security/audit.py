@@ -31,9 +31,11 @@ screen of :mod:`urikit.security.screen` after one parse, and
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
+from .._store import speedups
 from ..errors import URIError
 from ..grammar import URI_GRAMMAR, class_ranges
 from ..report import INVISIBLE_FORMAT, Report, Severity
@@ -197,10 +199,26 @@ def _wrapped(text: str, registry: SchemeRegistry, depth: int, outer: list[Report
 
 _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
 #: The characters of ``INVISIBLE_FORMAT`` (bidi formatting, zero-width and other
-#: invisible characters), each found in a text by one pass in C.
-_INVISIBLE_CHARS: Final = tuple(
+#: invisible characters).
+_INVISIBLE_CHARS: Final = "".join(
     chr(code) for lo, hi in class_ranges(INVISIBLE_FORMAT) for code in range(lo, hi + 1)
 )
+
+
+#: Which of some characters a text holds, in one pass in C, with the compiled core.
+_compiled_chars_in: Final[Callable[[str, str], str] | None] = (
+    None if speedups is None else speedups.chars_in
+)
+
+
+def _chars_in(text: str, chars: str) -> str:
+    """The characters of ``chars`` that ``text`` holds, in order: one pass over the text
+    in C with the compiled core (``_speedups.chars_in``), else a search for each."""
+    if _compiled_chars_in is not None:
+        return _compiled_chars_in(text, chars)
+    return "".join(ch for ch in chars if ch in text)
+
+
 _SELECTORS: Final = "\ufe0e\ufe0f"
 #: A variation selector that begins a run of invisible characters.
 _SELECTOR_FIRST: Final = re.compile(f"(?<![{INVISIBLE_FORMAT}])[{_SELECTORS}]")
@@ -219,7 +237,7 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
     one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
     if text.isascii():
         return  # every invisible character is outside ASCII
-    present = "".join(ch for ch in _INVISIBLE_CHARS if ch in text)
+    present = _chars_in(text, _INVISIBLE_CHARS)
     if not present:
         return
     count = 0

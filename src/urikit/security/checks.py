@@ -20,14 +20,13 @@ from .hosts import (
     suspicious_labels,
     uts46_changes,
 )
-from .triplets import concern_runs, decode_once, encodes_any
+from .triplets import NOT_CONTROLS, concern_runs, decode_once, encodes_any
 
 __all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
 
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
 _CONTROLS: Final = frozenset([*range(0x20), 0x7F])
-_NOT_CONTROLS: Final = bytes(sorted(set(range(256)) - _CONTROLS))
 
 
 def check_reference(
@@ -379,7 +378,7 @@ def check_encoded(
     overlap, so the run is the same read backwards as forwards).
     """
     for start, _, octets in concern_runs(text, span[0], span[1]):
-        controls = octets.translate(None, _NOT_CONTROLS)  # in C, not an int per octet
+        controls = octets.translate(None, NOT_CONTROLS)  # in C, not an int per octet
         present = {b for b in _CONTROLS if b in controls} if controls else set()
         if present:
             order = sorted(present, key=octets.find)
@@ -429,12 +428,29 @@ def _decode_all(text: str, rounds: int = 3) -> str:
 _SEPARATORS: Final = re.compile(r"[/\\]")
 
 
+def _may_traverse(text: str, start: int, end: int) -> bool:
+    """Can ``text[start:end]``, a part of a reference's path or query (each "%" begins a
+    triplet), decode to a "." in some round, read where it lies?
+
+    A "." that decoding makes is a "%2E" decoded, and a "%2E" that a round of
+    decoding makes begins with a "%25" decoded (the only "%" left after it) followed
+    by a "2" or a "%32": without "." and "%2E", and without "%252" and "%25%32",
+    decoding makes no "." in any round (each found in one pass in C).
+    """
+    if text.find("%", start, end) < 0:
+        return False
+    return (
+        text.find(".", start, end) >= 0
+        or encodes_any(text, b".", None, start, end)
+        or encodes_any(text, b"%", b"2", start, end)
+    )
+
+
 def _traverses(raw: str) -> str | None:
-    """The decoded form of an encoded ``raw`` when it holds a "." or ".." segment."""
-    if "%" not in raw:
+    """The decoded form of an encoded ``raw``, a part of a reference's path or query
+    (each "%" begins a triplet), when it holds a "." or ".." segment."""
+    if not _may_traverse(raw, 0, len(raw)):
         return None
-    if "." not in raw and not encodes_any(raw, b".%"):
-        return None  # no "." before or after decoding (once or twice): no "%2E" or "%25"
     decoded = _decode_all(raw)
     if "." not in decoded:
         return None
@@ -473,9 +489,9 @@ def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -
             ends = [m.start() for m in separators.finditer(text, span[0], span[1])]
         ends.append(span[1])
         for index in ends:
-            raw = text[start:index]
-            decoded = _traverses(raw)
+            decoded = _traverses(text[start:index]) if _may_traverse(text, start, index) else None
             if decoded is not None:
+                raw = text[start:index]
                 findings.append(
                     finding(
                         "encoded-dot-segment",

@@ -6,7 +6,9 @@ either end.  The checks of percent-encoded octets (:mod:`urikit.security.checks`
 read whole runs.  A regular expression reads a run a triplet at a time and tries
 a match at every "%", and the text that a lenient repair makes of hostile input
 holds millions of triplets, often in one run.  With the compiled core the runs and
-their octets are found by one pass in C (``_speedups.triplet_runs``).  Without it,
+their octets are found by one pass in C (``_speedups.triplet_runs``; the runs the
+checks report, of a control or not UTF-8, by ``_speedups.triplet_concerns``, which
+builds no octets for the others).  Without it,
 these functions read such text with passes of ``str`` and ``bytes`` methods
 instead: past the next few characters, which the regular expression reads, the
 text is classified by ``bytes.translate`` (a character outside ASCII is encoded as
@@ -34,19 +36,24 @@ from typing import Final
 from .._store import speedups
 from ..grammar import HEXDIG, PCT_ENCODED
 
-__all__ = ["concern_runs", "decode_once", "encodes_any"]
+__all__ = ["NOT_CONTROLS", "concern_runs", "decode_once", "encodes_any"]
 
 _TRIPLET: Final = re.compile(PCT_ENCODED)
 #: The runs of triplets of a text in one pass in C, with the compiled core.
-_compiled_runs: Final[
-    Callable[[str, int, int, bytes | None], list[tuple[int, int, bytes]]] | None
-] = None if speedups is None else speedups.triplet_runs
+_compiled_runs: Final[Callable[[str, int, int], list[tuple[int, int, bytes]]] | None] = (
+    None if speedups is None else speedups.triplet_runs
+)
+#: The runs of triplets of a control or not UTF-8, in one pass in C, with the compiled core.
+_compiled_concerns: Final[Callable[[str, int, int], list[tuple[int, int, bytes]]] | None] = (
+    None if speedups is None else speedups.triplet_concerns
+)
 #: The first triplet of one of some octets, in one pass in C, with the compiled core.
-_compiled_find: Final[Callable[[str, int, int, bytes], int] | None] = (
+_compiled_find: Final[Callable[[str, int, int, bytes, bytes | None], int] | None] = (
     None if speedups is None else speedups.triplet_find
 )
-#: The octets of ``_CONCERN``: controls, and the octets above 0x7F.
-_CONCERN_OCTETS: Final = bytes([*range(0x20), *range(0x7F, 0x100)])
+#: Every octet but a control (%00-%1F, %7F): what ``bytes.translate`` deletes to leave
+#: the controls.
+NOT_CONTROLS: Final = bytes([*range(0x20, 0x7F), *range(0x80, 0x100)])
 #: A triplet of a control (%00-%1F, %7F) or of an octet above 0x7F (RFC 3986 §2.1).
 _CONCERN: Final = re.compile(f"%(?:[01][{HEXDIG}]|7[Ff]|[89A-Fa-f][{HEXDIG}])")
 #: Runs up to this many triplets are read by one match of ``_HEAD``; longer ones by windows.
@@ -211,16 +218,31 @@ def _search(
 
 def concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
     """The runs of triplets of ``text[start:end]`` that hold a triplet of a control
-    or of an octet above 0x7F (``_CONCERN``), as ``(start, end, octets)``, in order:
-    one pass in C with the compiled core (``_speedups.triplet_runs``)."""
-    if _compiled_runs is not None:
-        return iter(_compiled_runs(text, start, end, _CONCERN_OCTETS))
-    return _concern_runs(text, start, end)
+    (%00-%1F, %7F) or whose octets are not UTF-8 (RFC 3629 §4), as ``(start, end,
+    octets)``, in order: the runs that the checks of encoded octets report.  One pass
+    in C with the compiled core (``_speedups.triplet_concerns``), which also reads the
+    UTF-8; else the runs that hold a triplet of ``_CONCERN`` (every run of a control
+    or not UTF-8 holds one), each decoded."""
+    if _compiled_concerns is not None:
+        return iter(_compiled_concerns(text, start, end))
+    return (run for run in _concern_runs(text, start, end) if _of_concern(run[2]))
+
+
+def _of_concern(octets: bytes) -> bool:
+    """Do ``octets`` hold a control, or are they not UTF-8?"""
+    if octets.translate(None, NOT_CONTROLS):
+        return True
+    try:
+        octets.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _concern_runs(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
-    """:func:`concern_runs` read by passes of ``str`` and ``bytes`` methods: such a
-    triplet is a "%" and a HEXDIG of class "c" in ``_CONCERN_CLASSES``."""
+    """The runs of ``text[start:end]`` that hold a triplet of ``_CONCERN``, read by passes
+    of ``str`` and ``bytes`` methods: such a triplet is a "%" and a HEXDIG of class "c"
+    in ``_CONCERN_CLASSES``."""
     done = start
     while (concern := _search(text, _CONCERN, done, end, _CONCERN_CLASSES, b"%c")) is not None:
         at = concern.start()
@@ -251,7 +273,7 @@ def decode_once(text: str) -> str:
 def _runs(text: str) -> Iterable[tuple[int, int, bytes]]:
     """Every run of triplets of ``text``, as ``(start, end, octets)``, in order."""
     if _compiled_runs is not None:
-        return _compiled_runs(text, 0, len(text), None)
+        return _compiled_runs(text, 0, len(text))
     return _every_run(text)
 
 
@@ -264,18 +286,35 @@ def _every_run(text: str) -> Iterator[tuple[int, int, bytes]]:
         yield at, done, run
 
 
-def encodes_any(text: str, octets: bytes) -> bool:
-    """Does ``text`` hold a triplet of one of ``octets`` (RFC 3986 §2.1), in either case?"""
+def encodes_any(
+    text: str, octets: bytes, then: bytes | None = None, start: int = 0, end: int | None = None
+) -> bool:
+    """Does ``text[start:end]`` hold a triplet of one of ``octets`` (RFC 3986 §2.1), in
+    either case?  With ``then``, only such a triplet that a triplet of one of the octets
+    of ``then`` follows, or an ASCII character that is one (``encodes_any(text, b"%",
+    b"2")``: a "%25" that "2" or "%32" follows, which decodes to the beginning of a
+    triplet)."""
+    stop = len(text) if end is None else end
     if _compiled_find is not None:  # one pass in C, up to the first
-        return _compiled_find(text, 0, len(text), octets) >= 0
-    return bool(octets) and _triplet_of(octets).search(text) is not None
+        return _compiled_find(text, start, stop, octets, then) >= 0
+    pattern = _triplet_of(octets, then or b"")
+    return bool(octets) and pattern.search(text, start, stop) is not None
 
 
 @lru_cache(maxsize=16)
-def _triplet_of(octets: bytes) -> re.Pattern[str]:
-    """The triplets of ``octets``, either case: "%" and two characters, no repetition."""
+def _triplet_of(octets: bytes, then: bytes = b"") -> re.Pattern[str]:
+    """The triplets of ``octets``, either case ("%" and two characters, no repetition),
+    and with ``then``, each followed by a triplet of one of its octets or an ASCII
+    character that is one (a "%" that begins a triplet is that triplet)."""
 
     def digit(value: int) -> str:
         return "[" + "".join(sorted({f"{value:X}", f"{value:x}"})) + "]"
 
-    return re.compile("%(?:" + "|".join(digit(o >> 4) + digit(o & 15) for o in octets) + ")")
+    def triplets(octets: bytes) -> str:
+        return "%(?:" + "|".join(digit(o >> 4) + digit(o & 15) for o in octets) + ")"
+
+    if not then:
+        return re.compile(triplets(octets))
+    chars = "".join(re.escape(chr(o)) for o in then if o < 0x80)
+    literal = f"|(?!{PCT_ENCODED})[{chars}]" if chars else ""
+    return re.compile(f"{triplets(octets)}(?:{triplets(then)}{literal})")
