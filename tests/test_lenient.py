@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
 import pytest
@@ -251,11 +252,9 @@ def _encoded(text: str, iri: bool, delimited: bool, *, compiled: bool) -> tuple[
     if compiled:
         out = readings._encode_all(grammar, text, 3, delimited, reports)
     else:
-        authority = readings._AUTHORITY.match(text)
         out = readings._encode_all_readable(
-            grammar, text, 3, delimited, reports, authority.end(1) if authority else 0,
-            text.find("#"),
-        )  # fmt: skip
+            grammar, text, 3, delimited, reports, readings._authority(text)[1], text.find("#")
+        )
     return out, reports
 
 
@@ -264,6 +263,18 @@ _PIECES = [
     *["%41", "%2", "http://", "[::1]", "%25", "URL:", "\ud800"],
     *"\x1c\xa0\u2028\u061c\U0001f600\U000f0001\U0010fffe\u0301",
 ]
+
+
+#: The authority of a text as one regular expression reads it (RFC 3986 §3.2).
+_PLAIN_AUTHORITY = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//([^/?#]*)")
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_the_authority_is_found_as_the_pattern_finds_it(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    plain = _PLAIN_AUTHORITY.match(text)
+    assert readings._authority(text) == (plain.span(1) if plain else (0, 0))
+    assert readings._authority("//" + text) == (2, 2 + len(re.split("[/?#]", text)[0]))
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=14), st.booleans(), st.booleans())

@@ -78,7 +78,8 @@ SEVERITIES: Final = {
 
 # "URL:" before a URI with a scheme (Appendix C); ``match`` anchors it at ``pos``.
 _PREFIX: Final = re.compile(rf"{URL_PREFIX}\s*(?={SCHEME}:)")
-_AUTHORITY: Final = re.compile(rf"\A(?:{SCHEME}:)?//([^/?#]*)")
+#: What comes before an authority: a scheme and "//", or "//" (RFC 3986 §3).
+_AUTHORITY_START: Final = re.compile(rf"\A(?:{SCHEME}:)?//")
 _TRIPLET: Final = re.compile(PCT_ENCODED)
 # Three or more triplets in a row: wherever the grammar allows three it allows
 # two (pct-encoded only ever repeats, and a zone ID needs "%25" and one more),
@@ -158,6 +159,16 @@ def repair_runs(
     return repaired, reports, runs
 
 
+def _authority(body: str) -> tuple[int, int]:
+    """Where the authority of ``body`` lies, from its "//" to the first "/", "?" or "#"
+    after it (RFC 3986 §3.2), each found by ``str.find``; ``(0, 0)`` without one."""
+    start = _AUTHORITY_START.match(body)
+    if start is None:
+        return 0, 0
+    ends = [at for at in map(body.find, "/?#", [start.end()] * 3) if at >= 0]
+    return start.end(), min(ends, default=len(body))
+
+
 def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
     """Where :func:`repair` replaces what in ``text``: ``(start, end, length)`` of pieces
     of ``text`` replaced by ``length`` characters, in order, as :func:`repair_runs`
@@ -172,8 +183,7 @@ def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
         return []
     start, end, delimited = _body(text, [])
     body = text[start:end]
-    authority = _AUTHORITY.match(body)
-    host_end = authority.end(1) if authority else 0
+    host_end = _authority(body)[1]
     encoded = _compiled_encode(body, iri, delimited, host_end, body.find("#"), len(body) + 1)
     if isinstance(encoded, int):
         _refuse_surrogate(body, encoded)
@@ -375,8 +385,7 @@ def _encode_forbidden(
     only ever repeats, and a zone ID needs "%25" and one more); ``runs`` gets
     ``(start, end, length of the replacement)`` of each piece replaced, in
     input positions."""
-    authority = _AUTHORITY.match(body)
-    host_start, host_end = authority.span(1) if authority else (0, 0)
+    host_start, host_end = _authority(body)
     seen_hash = False
     reporter = _Reporter(reports)
     add = reporter.add
@@ -481,8 +490,7 @@ def _encode_all(
 ) -> str:
     """What :func:`_encode_forbidden` gives, with the same reports: by one call into C
     with the compiled core, else by :func:`_encode_all_readable`."""
-    authority = _AUTHORITY.match(body)
-    host_end = authority.end(1) if authority else 0
+    host_end = _authority(body)[1]
     first_hash = body.find("#")
     if _compiled_encode is None:
         surrogate = _SURROGATE.search(body)

@@ -111,6 +111,8 @@ def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
         return f"a URL of scheme {quote(scheme.group()[:-1])}"
     if "www." in lowered:
         return "a host name beginning with 'www.'"
+    if "." not in userinfo:
+        return None  # every name or address below has two labels or more
     for token in _TOKEN_SPLIT.split(userinfo):
         labels = token.strip(".").split(".")
         if len(labels) < 2 or "" in labels:
