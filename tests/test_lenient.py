@@ -265,6 +265,16 @@ _PIECES = [
 ]
 
 
+@pytest.mark.parametrize("char", ["\u00e9", "\u202e", "\u3000", "\U0001f600", "\x85", "\ue000"])
+def test_runs_of_one_character_of_every_length(char: str) -> None:
+    """A run of one character repaired (its triplets copied, the copy doubling), of every
+    length up to past a power of two, alone, after text and between other repairs."""
+    for count in range(1, 40):
+        for text in (char * count, "a/" + char * count + "b", " " + char * count + "\u00e9<"):
+            _both(text, iri=False)
+            _both(text, iri=True)
+
+
 #: The authority of a text as one regular expression reads it (RFC 3986 §3.2).
 _PLAIN_AUTHORITY = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//([^/?#]*)")
 

@@ -132,7 +132,10 @@ static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
             } else {
                 units_out[o++] = (UK_CHAR)c;
             }
-        } else if (narrow && length - o >= 12) { /* a copy of fixed size: no call */
+            continue;
+        }
+        Py_ssize_t first = o;
+        if (narrow && length - o >= 12) { /* a copy of fixed size: no call */
             memcpy(octets_out + o, e->triplets, 12);
             o += e->n;
         } else {
@@ -144,5 +147,16 @@ static void UK_FN(uk_lenient_write)(uk_lenient *l, const UK_CHAR *s, void *out,
                 }
             }
         }
+        /* the same character again (a hostile run): its triplets copied, the copy
+         * doubling at each step */
+        Py_ssize_t end = UK_FN(uk_lenient_same)(s, i, l->n), total = (end - i) * e->n;
+        size_t unit = narrow ? 1 : sizeof(UK_CHAR);
+        char *base = (char *)out + (size_t)first * unit;
+        for (Py_ssize_t done = e->n; done < total; done *= 2) {
+            Py_ssize_t part = done < total - done ? done : total - done;
+            memcpy(base + (size_t)done * unit, base, (size_t)part * unit);
+        }
+        o = first + total;
+        i = end - 1;
     }
 }
