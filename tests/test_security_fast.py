@@ -363,6 +363,8 @@ WANTED = [
     b"\x80\xe2",
     b"A",
     b"\x2e\x3e\x4e",
+    b"\xab\xcd\xef",
+    b"\x5a\x5b\x5c\x5d\x5e",
 ]
 
 
@@ -420,11 +422,12 @@ def test_encodes_a_percent_then_a_two(text: str, found: bool) -> None:
             assert triplets._compiled_find(text, 0, end, b"%", b"2") == plain, end
 
 
-@pytest.mark.parametrize("wanted", [b".%", b"\xae", b"\x00\x7f"])
-def test_triplet_find_at_every_offset(wanted: bytes) -> None:
-    """A triplet wanted, or one that only begins like one, at every offset of a text of
-    other triplets and letters, and at every distance from its end."""
-    target = _as_triplets(wanted[-1:])
+@pytest.mark.parametrize("case", ["X", "x"])
+@pytest.mark.parametrize("wanted", [b".%", b"\xae", b"\x00\x7f", b"\xa0\xaf"])
+def test_triplet_find_at_every_offset(wanted: bytes, case: str) -> None:
+    """A triplet wanted, in either case, or one that only begins like one, at every
+    offset of a text of other triplets and letters, and at every distance from its end."""
+    target = _as_triplets(wanted[-1:], case)
     for filler in ("x", "%E2%80", "%2", "%2%"):
         for at in range(50):
             for text in (filler * 20)[:at] + target, (filler * 20)[:at] + target[:2] + "%":

@@ -22,9 +22,10 @@
  * returns the index of the first triplet of text[start:end] of one of the octets of
  * wanted (bytes), or -1, reading no further; with then (bytes), the first such
  * triplet that a triplet of one of its octets follows, or an ASCII character that is
- * one ("%25" then "2" or "%32": a "%2" once decoded).  When the octets wanted begin
- * with one or two HEXDIG characters (".", "%" are %2E, %25), 1-byte text is read 16
- * code units a step, each "%" followed by one of them tested alone.
+ * one ("%25" then "2" or "%32": a "%2" once decoded).  When the halves of the octets
+ * wanted are written with at most four HEXDIG characters each (".", "%" are %2E,
+ * %2e, %25), 1-byte text is read 16 code units a step, and only a "%" followed by
+ * two of them is tested as a triplet.
  */
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -254,51 +255,60 @@ UK_TRIPLET_FIND_OF(uk_triplet_find_ucs1, Py_UCS1, uk_next_percent_ucs1, uk_tripl
 UK_TRIPLET_FIND_OF(uk_triplet_find_ucs2, Py_UCS2, uk_next_percent_ucs2, uk_triplet_then_ucs2)
 UK_TRIPLET_FIND_OF(uk_triplet_find_ucs4, Py_UCS4, uk_next_percent_ucs4, uk_triplet_then_ucs4)
 
-/* The characters that begin the triplets of the octets in wanted (the HEXDIG of the
- * high half of each, in both cases) into lead, up to two, the first twice when it is
- * alone: their number, or 3 for more. */
-static int uk_triplet_leads(const uint8_t wanted[256], uint8_t lead[2])
+/* The HEXDIG characters, in both cases, of the high (shift 4) or low (shift 0) half of
+ * the octets in wanted into chars, up to four, the last repeated to fill them: their
+ * number, or 5 for more. */
+static int uk_triplet_digits(const uint8_t wanted[256], int shift, uint8_t chars[4])
 {
     static const char upper[] = "0123456789ABCDEF", lower[] = "0123456789abcdef";
-    int count = 0;
-    for (int high = 0; high < 16; high++) {
-        int any = 0;
-        for (int low = 0; low < 16; low++) {
-            any |= wanted[high * 16 + low];
-        }
-        if (!any) {
-            continue;
-        }
-        for (int c = 0; c < (high < 10 ? 1 : 2); c++) {
-            if (count == 2) {
-                return 3;
+    int seen[16] = {0}, count = 0;
+    for (int octet = 0; octet < 256; octet++) {
+        seen[(octet >> shift) & 15] |= wanted[octet];
+    }
+    for (int half = 0; half < 16; half++) {
+        for (int c = 0; seen[half] && c < (half < 10 ? 1 : 2); c++) {
+            if (count == 4) {
+                return 5;
             }
-            lead[count++] = (uint8_t)(c == 0 ? upper[high] : lower[high]);
+            chars[count++] = (uint8_t)(c == 0 ? upper[half] : lower[half]);
         }
     }
-    if (count == 1) {
-        lead[1] = lead[0];
+    for (int k = count; count > 0 && k < 4; k++) {
+        chars[k] = chars[count - 1];
     }
     return count;
 }
 
-/* uk_triplet_find_ucs1 where every wanted triplet begins "%" and lead[0] or lead[1]:
- * 16 code units a step, comparing them and the 16 after the first with "%" and the
- * leads; each "%" so followed is tested as a triplet, in order (a "%" begins a triplet
- * or none, whatever comes before it). */
+#if UK_TRIPLET_SIMD
+/* The octets of x equal to one of the four of chars, as a mask. */
+static inline __m128i uk_triplet_any_of(__m128i x, const uint8_t chars[4])
+{
+    __m128i found = _mm_cmpeq_epi8(x, _mm_set1_epi8((char)chars[0]));
+    for (int k = 1; k < 4; k++) {
+        found = _mm_or_si128(found, _mm_cmpeq_epi8(x, _mm_set1_epi8((char)chars[k])));
+    }
+    return found;
+}
+#endif
+
+/* uk_triplet_find_ucs1 where every wanted triplet is "%", one of high and one of low
+ * (the HEXDIG of its halves): 16 code units a step, compared with "%", and the 16
+ * after the first and after the second with high and low; each "%" so followed is
+ * tested as a triplet, in order (a "%" begins a triplet or none, whatever comes
+ * before it). */
 static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssize_t end,
                                       const uint8_t *wanted, const uint8_t *then,
-                                      const uint8_t lead[2])
+                                      const uint8_t high[4], const uint8_t low[4])
 {
     Py_ssize_t i = start;
 #if UK_TRIPLET_SIMD
-    const __m128i percent = _mm_set1_epi8('%'), first = _mm_set1_epi8((char)lead[0]),
-                  second = _mm_set1_epi8((char)lead[1]);
+    const __m128i percent = _mm_set1_epi8('%');
     while (end - i >= 18) { /* the triplets at i..i+15 end before end */
-        __m128i at = _mm_loadu_si128((const __m128i *)(s + i));
-        __m128i after = _mm_loadu_si128((const __m128i *)(s + i + 1));
-        __m128i led = _mm_or_si128(_mm_cmpeq_epi8(after, first), _mm_cmpeq_epi8(after, second));
-        unsigned found = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(at, percent), led));
+        __m128i at = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i)), percent);
+        __m128i led = uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 1)), high);
+        __m128i ends = uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 2)), low);
+        unsigned found =
+            (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(at, led), ends));
         while (found != 0) {
             Py_ssize_t p = i + __builtin_ctz(found);
             int octet = UK_TRIPLET_OCTET(s, p);
@@ -310,7 +320,8 @@ static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssi
         i += 16;
     }
 #else
-    (void)lead;
+    (void)high;
+    (void)low;
 #endif
     return uk_triplet_find_ucs1(s, i, end, wanted, then);
 }
@@ -437,7 +448,7 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
 {
     (void)module;
     Py_ssize_t start, end, found = -1;
-    uint8_t wanted[256], then_table[256], lead[2];
+    uint8_t wanted[256], then_table[256], high[4], low[4];
     const uint8_t *then = NULL; /* what must follow the triplet, when not NULL */
     if (nargs == 5 && args[4] != Py_None) {
         if (!PyBytes_Check(args[4])) {
@@ -457,18 +468,16 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
     const void *data = PyUnicode_DATA(args[0]);
     if (end > start) {
         switch (PyUnicode_KIND(args[0])) {
-        case PyUnicode_1BYTE_KIND:
-            switch (uk_triplet_leads(wanted, lead)) {
-            case 0: /* no octet wanted */
-                break;
-            case 3:
-                found = uk_triplet_find_ucs1(data, start, end, wanted, then);
-                break;
-            default:
-                found = uk_triplet_find_led(data, start, end, wanted, then, lead);
+        case PyUnicode_1BYTE_KIND: {
+            int highs = uk_triplet_digits(wanted, 4, high), lows = uk_triplet_digits(wanted, 0, low);
+            if (highs == 0) { /* no octet wanted */
                 break;
             }
+            found = highs <= 4 && lows <= 4
+                        ? uk_triplet_find_led(data, start, end, wanted, then, high, low)
+                        : uk_triplet_find_ucs1(data, start, end, wanted, then);
             break;
+        }
         case PyUnicode_2BYTE_KIND:
             found = uk_triplet_find_ucs2(data, start, end, wanted, then);
             break;
