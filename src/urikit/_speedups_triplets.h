@@ -280,12 +280,17 @@ static int uk_triplet_digits(const uint8_t wanted[256], int shift, uint8_t chars
 }
 
 #if UK_TRIPLET_SIMD
-/* The octets of x equal to one of the four of chars, as a mask. */
-static inline __m128i uk_triplet_any_of(__m128i x, const uint8_t chars[4])
+/* The octets of x equal to one of the first n (1 to 4) of chars (each in every octet),
+ * as a mask. */
+static inline __m128i uk_triplet_any_of(__m128i x, const __m128i chars[4], int n)
 {
-    __m128i found = _mm_cmpeq_epi8(x, _mm_set1_epi8((char)chars[0]));
-    for (int k = 1; k < 4; k++) {
-        found = _mm_or_si128(found, _mm_cmpeq_epi8(x, _mm_set1_epi8((char)chars[k])));
+    __m128i found = _mm_cmpeq_epi8(x, chars[0]);
+    if (n > 1) {
+        found = _mm_or_si128(found, _mm_cmpeq_epi8(x, chars[1]));
+    }
+    if (n > 2) {
+        found = _mm_or_si128(found, _mm_or_si128(_mm_cmpeq_epi8(x, chars[2]),
+                                                 _mm_cmpeq_epi8(x, chars[3])));
     }
     return found;
 }
@@ -298,17 +303,27 @@ static inline __m128i uk_triplet_any_of(__m128i x, const uint8_t chars[4])
  * before it). */
 static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssize_t end,
                                       const uint8_t *wanted, const uint8_t *then,
-                                      const uint8_t high[4], const uint8_t low[4])
+                                      const uint8_t high[4], int n_high, const uint8_t low[4],
+                                      int n_low)
 {
     Py_ssize_t i = start;
 #if UK_TRIPLET_SIMD
     const __m128i percent = _mm_set1_epi8('%');
+    __m128i highs[4], lows[4];
+    for (int k = 0; k < 4; k++) {
+        highs[k] = _mm_set1_epi8((char)high[k]);
+        lows[k] = _mm_set1_epi8((char)low[k]);
+    }
     while (end - i >= 18) { /* the triplets at i..i+15 end before end */
         __m128i at = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i)), percent);
-        __m128i led = uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 1)), high);
-        __m128i ends = uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 2)), low);
-        unsigned found =
-            (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(at, led), ends));
+        __m128i led =
+            uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 1)), highs, n_high);
+        unsigned found = (unsigned)_mm_movemask_epi8(_mm_and_si128(at, led));
+        if (found != 0) { /* the low halves, only where a "%" and a high half are */
+            __m128i ends =
+                uk_triplet_any_of(_mm_loadu_si128((const __m128i *)(s + i + 2)), lows, n_low);
+            found &= (unsigned)_mm_movemask_epi8(ends);
+        }
         while (found != 0) {
             Py_ssize_t p = i + __builtin_ctz(found);
             int octet = UK_TRIPLET_OCTET(s, p);
@@ -321,7 +336,9 @@ static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssi
     }
 #else
     (void)high;
+    (void)n_high;
     (void)low;
+    (void)n_low;
 #endif
     return uk_triplet_find_ucs1(s, i, end, wanted, then);
 }
@@ -474,7 +491,8 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
                 break;
             }
             found = highs <= 4 && lows <= 4
-                        ? uk_triplet_find_led(data, start, end, wanted, then, high, low)
+                        ? uk_triplet_find_led(data, start, end, wanted, then, high, highs, low,
+                                              lows)
                         : uk_triplet_find_ucs1(data, start, end, wanted, then);
             break;
         }
