@@ -454,6 +454,14 @@ def test_chars_in_is_a_search_for_each(text: str, chars: str) -> None:
     )
 
 
+def test_chars_in_refuses_too_many_astral_characters() -> None:
+    astral = "".join(chr(0x1F600 + k) for k in range(65))
+    assert audit_module._chars_in("\U0001f600", astral[:64]) == "\U0001f600"
+    if audit_module._compiled_chars_in is not None:
+        with pytest.raises(ValueError, match="at most 64"):
+            audit_module._compiled_chars_in("a", astral)
+
+
 @st.composite
 def invisible_text(draw: st.DrawFn) -> str:
     """Text with many runs of invisible characters (past MAX_FINDINGS of them) and

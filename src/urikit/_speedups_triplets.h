@@ -215,7 +215,7 @@ static inline void uk_utf8_read(uk_utf8_reading *u, uint8_t c)
     }
 
 /* Is s[q] (q <= end), with then not NULL, a triplet of an octet in then or an ASCII
- * character that is one, for one width of code unit T?  Always with then NULL. */
+ * character that is one, for one width of code unit T?  (Always, with then NULL.) */
 #define UK_TRIPLET_THEN_OF(name, T)                                                         \
     static inline int name(const T *s, Py_ssize_t q, Py_ssize_t end, const uint8_t *then)  \
     {                                                                                       \
@@ -301,10 +301,10 @@ static inline __m128i uk_triplet_any_of(__m128i x, const __m128i chars[4], int n
  * after the first and after the second with high and low; each "%" so followed is
  * tested as a triplet, in order (a "%" begins a triplet or none, whatever comes
  * before it). */
-static Py_ssize_t uk_triplet_find_led(const Py_UCS1 *s, Py_ssize_t start, Py_ssize_t end,
-                                      const uint8_t *wanted, const uint8_t *then,
-                                      const uint8_t high[4], int n_high, const uint8_t low[4],
-                                      int n_low)
+static Py_ssize_t uk_triplet_find_by_halves(const Py_UCS1 *s, Py_ssize_t start,
+                                            Py_ssize_t end, const uint8_t *wanted,
+                                            const uint8_t *then, const uint8_t high[4],
+                                            int n_high, const uint8_t low[4], int n_low)
 {
     Py_ssize_t i = start;
 #if UK_TRIPLET_SIMD
@@ -441,24 +441,27 @@ static PyObject *uk_triplet_list(PyObject *text, Py_ssize_t start, Py_ssize_t en
     return list;
 }
 
+/* triplet_runs, or with concerns triplet_concerns (named name), on its arguments. */
+static PyObject *uk_triplet_call(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                                 int concerns)
+{
+    Py_ssize_t start, end;
+    if (uk_triplet_args(name, args, nargs, &start, &end, NULL) < 0) {
+        return NULL;
+    }
+    return uk_triplet_list(args[0], start, end, concerns);
+}
+
 static PyObject *triplet_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    Py_ssize_t start, end;
-    if (uk_triplet_args("triplet_runs", args, nargs, &start, &end, NULL) < 0) {
-        return NULL;
-    }
-    return uk_triplet_list(args[0], start, end, 0);
+    return uk_triplet_call("triplet_runs", args, nargs, 0);
 }
 
 static PyObject *triplet_concerns(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    Py_ssize_t start, end;
-    if (uk_triplet_args("triplet_concerns", args, nargs, &start, &end, NULL) < 0) {
-        return NULL;
-    }
-    return uk_triplet_list(args[0], start, end, 1);
+    return uk_triplet_call("triplet_concerns", args, nargs, 1);
 }
 
 static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -486,13 +489,14 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
     if (end > start) {
         switch (PyUnicode_KIND(args[0])) {
         case PyUnicode_1BYTE_KIND: {
-            int highs = uk_triplet_digits(wanted, 4, high), lows = uk_triplet_digits(wanted, 0, low);
+            int highs = uk_triplet_digits(wanted, 4, high);
+            int lows = uk_triplet_digits(wanted, 0, low);
             if (highs == 0) { /* no octet wanted */
                 break;
             }
             found = highs <= 4 && lows <= 4
-                        ? uk_triplet_find_led(data, start, end, wanted, then, high, highs, low,
-                                              lows)
+                        ? uk_triplet_find_by_halves(data, start, end, wanted, then, high, highs,
+                                                    low, lows)
                         : uk_triplet_find_ucs1(data, start, end, wanted, then);
             break;
         }
