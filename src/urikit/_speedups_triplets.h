@@ -375,6 +375,16 @@ PyDoc_STRVAR(triplet_find_doc,
              "ASCII character that is one.  start and end are clamped to the text as in\n"
              "slicing.");
 
+/* The octets of bytes (a bytes object) as a table: 1 for each of them, 0 for others. */
+static void uk_octet_table(PyObject *bytes, uint8_t table[256])
+{
+    memset(table, 0, 256);
+    const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(bytes);
+    for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(bytes); k++) {
+        table[octets[k]] = 1;
+    }
+}
+
 /* The arguments of triplet_runs, triplet_concerns and triplet_find: the text, start
  * and end clamped to it, and when wanted is not NULL the octets wanted, a fourth; 0,
  * or -1 with an exception set. */
@@ -397,11 +407,7 @@ static int uk_triplet_args(const char *name, PyObject *const *args, Py_ssize_t n
     *start = *start < 0 ? (*start + n < 0 ? 0 : *start + n) : (*start > n ? n : *start);
     *end = *end < 0 ? (*end + n < 0 ? 0 : *end + n) : (*end > n ? n : *end);
     if (wanted != NULL) {
-        memset(wanted, 0, 256);
-        const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[3]);
-        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[3]); k++) {
-            wanted[octets[k]] = 1;
-        }
+        uk_octet_table(args[3], wanted);
     }
     return 0;
 }
@@ -475,11 +481,7 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
             PyErr_SetString(PyExc_TypeError, "triplet_find() takes then as bytes or None");
             return NULL;
         }
-        memset(then_table, 0, sizeof then_table);
-        const uint8_t *octets = (const uint8_t *)PyBytes_AS_STRING(args[4]);
-        for (Py_ssize_t k = 0; k < PyBytes_GET_SIZE(args[4]); k++) {
-            then_table[octets[k]] = 1;
-        }
+        uk_octet_table(args[4], then_table);
         then = then_table;
     }
     if (uk_triplet_args("triplet_find", args, nargs == 5 ? 4 : nargs, &start, &end, wanted) < 0) {

@@ -451,8 +451,11 @@ def _may_traverse(text: str, start: int, end: int) -> bool:
 def _traverses(raw: str) -> str | None:
     """The decoded form of an encoded ``raw``, a part of a reference's path or query
     (each "%" begins a triplet), when it holds a "." or ".." segment."""
-    if not _may_traverse(raw, 0, len(raw)):
-        return None
+    return _decoded_traversal(raw) if _may_traverse(raw, 0, len(raw)) else None
+
+
+def _decoded_traversal(raw: str) -> str | None:
+    """:func:`_traverses` for a ``raw`` that :func:`_may_traverse` lets through."""
     decoded = _decode_all(raw)
     if "." not in decoded:
         return None
@@ -491,9 +494,12 @@ def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -
             ends = [m.start() for m in separators.finditer(text, span[0], span[1])]
         ends.append(span[1])
         for index in ends:
-            decoded = _traverses(text[start:index]) if _may_traverse(text, start, index) else None
-            if decoded is not None:
+            # read in place before any copy: a hostile path is one segment of megabytes
+            raw, decoded = "", None
+            if _may_traverse(text, start, index):
                 raw = text[start:index]
+                decoded = _decoded_traversal(raw)
+            if decoded is not None:
                 findings.append(
                     finding(
                         "encoded-dot-segment",
