@@ -25,6 +25,7 @@ FLOORS: dict[str, int] = {
     "report": 0,
     "types": 0,
     "_scheme_data": 0,
+    "_contracts": 0,
     # 1: encodings, the scheme registry, components, the grammar's walks
     "percent": 1,
     "schemes": 1,
