@@ -21,7 +21,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from . import IRI, URI, URIError
-from ._fast import scheme_codes
+from ._seam import scheme_codes
 
 #: The components of RFC 3986 §3, in the order of the scanner's spans.
 COMPONENTS: Final = (
@@ -219,7 +219,7 @@ class CompiledKernel:
 
     def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int], ...]:
         """The schemes of ``registry`` as the C kernel reads them: (lower-case name,
-        code), sorted by name, with the code of ``urikit._fast.scheme_codes`` (what
+        code), sorted by name, with the code of ``urikit._seam.scheme_codes`` (what
         RFC 3986 §6.2.3 normalization needs of the scheme), for the schemes whose
         code is not 0, the code of a scheme the registry does not know."""
         cached = self._schemes.get(id(registry))

@@ -13,12 +13,15 @@ from typing import Any, NamedTuple
 
 from .errors import URIError
 from .grammar import Grammar
+from .host import ip_literal
 from .percent import percent_encode
+from .types import Component
 
 __all__ = [
     "Parts",
     "check_structure",
     "component_spans",
+    "compose",
     "compose_authority",
     "encode_data",
     "recompose",
@@ -86,6 +89,63 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
 # -- building a reference from components (§3, §4.2) ----------------------------------
 
 
+def compose(
+    *,
+    scheme: str | None,
+    authority: str | None,
+    userinfo: str | None,
+    host: str | None,
+    port: str | int | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+    encode: bool,
+    iri: bool,
+) -> tuple[str, dict[Component, str | None]]:
+    """The text of the reference these components make (§5.3), and each component given
+    as it must read back from that text (``URI.build``).
+
+    Either ``authority`` or ``userinfo``/``host``/``port`` is given (an int port is
+    written in decimal); with ``encode`` the components are data, each percent-encoded
+    for its place (:func:`encode_data`).  The combinations the grammar forbids are
+    refused (§3.3, §4.2).
+    """
+    if authority is not None and (userinfo, host, port) != (None, None, None):
+        raise ValueError("give either authority or userinfo/host/port, not both")
+    if isinstance(port, bool):
+        raise TypeError("port must be a str of digits or an int, not bool")
+    if isinstance(port, int):
+        if port < 0:
+            raise URIError(f"a port cannot be negative: {port}", rule="port")
+        port = str(port)
+    if host is None and (userinfo is not None or port is not None):
+        host = ""
+    if encode:
+        data = {"userinfo": userinfo, "host": host, "path": path, "query": query}
+        data = encode_data({**data, "fragment": fragment}, iri)
+        userinfo, host, query, fragment = (
+            data[k] for k in ("userinfo", "host", "query", "fragment")
+        )
+        path = data["path"] or ""
+        if scheme is None and host is None and authority is None:
+            # §4.2: the first segment of a relative-path reference holds no ":"
+            first, sep, rest = path.partition("/")
+            path = first.replace(":", "%3A") + sep + rest
+    if host is not None:
+        authority = compose_authority(userinfo, host, port)
+    check_structure(scheme, authority, path)
+    given: dict[Component, str | None] = {
+        "scheme": scheme,
+        "authority": authority,
+        "path": path,
+        "query": query,
+        "fragment": fragment,
+    }
+    if host is not None:
+        given["userinfo"], given["host"], given["port"] = userinfo, host, port
+    return recompose(scheme, authority, path, query, fragment), given
+
+
 def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
     """Percent-encode the data components among ``components`` for their places."""
     encoded = dict(components)
@@ -107,8 +167,8 @@ def _encode_host(host: str, iri: bool) -> str:
         except ValueError:
             pass
         else:
-            address, sep, zone = host.partition("%")
-            return f"[{address}{'%25' + percent_encode(zone, 'unreserved') if sep else ''}]"
+            address, sep, zone = host.partition("%")  # the zone as sockets write it
+            return ip_literal(address, percent_encode(zone, "unreserved") if sep else None)
     return percent_encode(host, "host", iri=iri)
 
 

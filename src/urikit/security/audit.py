@@ -31,11 +31,10 @@ screen of :mod:`urikit.security.screen` after one parse, and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
-from .._store import speedups
+from .. import _seam
 from ..errors import URIError
 from ..grammar import URI_GRAMMAR, class_ranges
 from ..report import INVISIBLE_FORMAT, Report, Severity
@@ -205,20 +204,6 @@ _INVISIBLE_CHARS: Final = "".join(
 )
 
 
-#: Which of some characters a text holds, in one pass in C, with the compiled core.
-_compiled_chars_in: Final[Callable[[str, str], str] | None] = (
-    None if speedups is None else speedups.chars_in
-)
-
-
-def _chars_in(text: str, chars: str) -> str:
-    """The characters of ``chars`` that ``text`` holds, in order: one pass over the text
-    in C with the compiled core (``_speedups.chars_in``), else a search for each."""
-    if _compiled_chars_in is not None:
-        return _compiled_chars_in(text, chars)
-    return "".join(ch for ch in chars if ch in text)
-
-
 _SELECTORS: Final = "\ufe0e\ufe0f"
 #: A variation selector that begins a run of invisible characters.
 _SELECTOR_FIRST: Final = re.compile(f"(?<![{INVISIBLE_FORMAT}])[{_SELECTORS}]")
@@ -237,7 +222,7 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
     one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
     if text.isascii():
         return  # every invisible character is outside ASCII
-    present = _chars_in(text, _INVISIBLE_CHARS)
+    present = _seam.chars_in(text, _INVISIBLE_CHARS)
     if not present:
         return
     count = 0

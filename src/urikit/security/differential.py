@@ -27,6 +27,7 @@ from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
+from ..host import parse_host
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..types import Component
@@ -218,9 +219,8 @@ def _host_key(host: str | None, scheme: str) -> object:
     if scheme == "file" and host.lower() == "localhost":
         return ""  # RFC 8089 §2: "localhost" is the empty host
     if host.startswith("["):
-        inner = host[1:-1].partition("%")[0]
         try:
-            return ipaddress.IPv6Address(inner)
+            return ipaddress.IPv6Address(parse_host(host).address)
         except ValueError:
             return host.lower()
     name = read_host(host)

@@ -20,10 +20,11 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from ..errors import URIError
+from ..functions import resolve
 from ..grammar import HEXDIG
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from ..uri import IRI, URI, resolve
+from ..uri import IRI, URI
 from .differential import differential_findings
 from .findings import RedirectCode, Reference, finding
 from .hosts import read_host

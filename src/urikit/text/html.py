@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from ..errors import URIError
+from ..functions import resolve
 from ..report import Report
-from ..resolve import check_base
-from ..uri import IRI, URI, resolve
+from ..resolution import check_base
+from ..uri import IRI, URI
 from .encoding import decode_html
 from .repairs import repair
 from .tokenizer import decode_attribute, start_tag_attributes, start_tags

@@ -24,6 +24,7 @@ from typing import Final
 
 from .components import Parts, compose_authority, recompose, split
 from .grammar import IRI_GRAMMAR, UNRESERVED, URI_GRAMMAR
+from .host import ip_literal, parse_host
 from .protocol_steps import (
     STEP_FUNCTIONS,
     Editable,
@@ -31,7 +32,7 @@ from .protocol_steps import (
     character_normalization,
     check_steps,
 )
-from .resolve import remove_dot_segments, rooted_path
+from .resolution import remove_dot_segments, rooted_path
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 from .types import Level
 
@@ -232,10 +233,11 @@ def _relative_path_dot_segments(path: str) -> str:
 def _ip_literal_syntax(host: str) -> str:
     """§6.2.2.1 for an IP-literal: hex digits and the "v" of IPvFuture fold; an
     RFC 6874 zone ID names an interface and keeps its case."""
-    address, sep, zone = host[1:-1].partition("%25")
-    if sep and "%" in zone:
+    literal = parse_host(host)
+    zone = literal.zone
+    if zone is not None and "%" in zone:
         zone = normalize_percent_encoding(zone)
-    return "[" + address.lower() + sep + zone + "]"
+    return ip_literal(literal.address.lower(), zone)
 
 
 # --- §6.2.3: IPv6 text and the registry's special rules --------------------------
@@ -243,11 +245,10 @@ def _ip_literal_syntax(host: str) -> str:
 
 def _ipv6_canonical(host: str) -> str:
     """An IPv6 literal in the text form of RFC 5952 §4 (IPv4-mapped per §5)."""
-    address, sep, zone = host[1:-1].partition("%25")
-    ip = ipaddress.IPv6Address(address)
+    literal = parse_host(host)
+    ip = ipaddress.IPv6Address(literal.address)
     mapped = ip.ipv4_mapped
-    text = ip.compressed if mapped is None else f"::ffff:{mapped}"
-    return "[" + text + sep + zone + "]"
+    return ip_literal(ip.compressed if mapped is None else f"::ffff:{mapped}", literal.zone)
 
 
 def _mailto_domain(p: Editable, spec: Scheme) -> None:

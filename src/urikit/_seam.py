@@ -1,0 +1,440 @@
+"""The seam: the one place that chooses, for each concept, the compiled core or the readable Python.
+
+urikit is written twice: once as readable Python, the RFC's steps named as the RFC
+names them (the reference implementation, in the modules below this one), and once in
+C (``urikit._speedups``), which passes the same tests.  This module is the only one
+that imports the compiled core and the only one that reads the switch; every other
+module reaches a concept through the entry here, which has the readable function's
+parameters and is bound, once, to one of the two:
+
+* the switch: the environment variable ``URIKIT_NO_EXTENSIONS``, read when urikit is
+  imported.  Set to anything other than ``""`` or ``"0"``, it means pure Python;
+  otherwise the compiled core is used when ``urikit._speedups`` can be imported.
+  :data:`compiled` says which.
+* where the compiled function answers only where it is sure (``None`` otherwise: a
+  lone surrogate, an octet that is not UTF-8), the entry asks it first and the
+  readable function answers the rest, so both bindings give every answer.
+
+``docs/architecture.md`` has the table of the entries: concept, readable function, C
+function, and the test that holds them together.  Four entries are bound on their
+first use (:func:`__getattr__`), because what they read (the scheme registry, the
+operations of floor 2, the reports) loads on first use too.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+
+from . import percent
+from ._store import PureStore
+from ._store import scan as _readable_scan
+from .components import Parts
+from .errors import URIError
+from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
+from .grammar import chars_in as _readable_chars_in
+
+if TYPE_CHECKING:
+    from .report import Report
+    from .schemes import Scheme, SchemeRegistry
+    from .types import Level
+
+__all__ = [
+    "Store",
+    "chars_in",
+    "compiled",
+    "encode_forbidden",
+    "forbidden_runs",
+    "form_decode",
+    "normalized",
+    "percent_decode",
+    "percent_encode",
+    "reference_error",
+    "resolved",
+    "scan",
+    "scheme_codes",
+    "triplet_concerns",
+    "triplet_find",
+    "triplet_runs",
+    "validating",
+]
+
+
+def _compiled_core() -> ModuleType | None:
+    """``urikit._speedups``, unless the switch says pure Python or it cannot be imported."""
+    if os.environ.get("URIKIT_NO_EXTENSIONS", "") not in ("", "0"):
+        return None
+    try:
+        from . import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
+_C: Final = _compiled_core()
+
+#: Whether the compiled core (``urikit._speedups``) is used.
+compiled: Final[bool] = _C is not None
+
+_S = TypeVar("_S", bound=PureStore)
+
+
+# --- the value's storage and its scanner (RFC 3986 §3, Appendix A) ---------------------
+
+if TYPE_CHECKING:
+    Store = PureStore
+else:
+    #: What ``URI`` and ``IRI`` stand on: ``_speedups.Reference`` or ``_store.PureStore``.
+    Store = PureStore if _C is None else _C.Reference
+
+#: ``scan(text, iri)``: the sixteen ends of the components of an (I)RI-reference, or
+#: ``None`` when ``text`` is not one (``_store.scan``, ``_speedups.scan``).
+scan: Final[Callable[[str, bool], tuple[int, ...] | None]] = (
+    _readable_scan if _C is None else _C.scan
+)
+
+#: ``validating(is_valid)``: ``is_valid`` with the eight reference rules answered by one
+#: scan in C, every other call left to it (``is_valid`` itself on the pure path).
+validating: Final[Callable[[Callable[[str, str], bool]], Callable[[str, str], bool]]] = (
+    Store._validator
+)
+
+
+def _reference_error(text: str, iri: bool) -> URIError | None:
+    """The error of ``diagnose.locate`` for the URI-reference rule (with ``iri``,
+    IRI-reference), or ``None`` when ``text`` is a reference."""
+    grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
+    if grammar.reference.fullmatch(text) is not None:
+        return None
+    from .diagnose import locate  # the walk that says where: loaded on the first error
+
+    return locate(text, grammar, "IRI-reference" if iri else "URI-reference")
+
+
+#: ``reference_error(text, iri)``: where and why ``text`` is not a URI-reference (with
+#: ``iri``, an IRI-reference), or ``None`` when it is one.
+reference_error: Final[Callable[[str, bool], URIError | None]] = (
+    _reference_error if _C is None else _C.locate
+)
+
+
+# --- percent-encoding (§2.1, §2.4) ----------------------------------------------------
+
+
+def _compiled_percent_encode(
+    data: str | bytes,
+    component: str = "path",
+    *,
+    encoded: bool = False,
+    iri: bool = False,
+    safe: str = "",
+) -> str:
+    """``percent.percent_encode``, text encoded in C when it holds no lone surrogate."""
+    assert _C is not None
+    if isinstance(data, str) and (not iri or data.isascii()):
+        done: str | None = _C.percent_encode(
+            data, percent.kept_octets(component, iri, safe), encoded
+        )
+        if done is not None:
+            return done
+    return percent.percent_encode(data, component, encoded=encoded, iri=iri, safe=safe)
+
+
+def _compiled_percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """``percent.percent_decode``, UTF-8 decoded in C when every "%" starts a triplet and
+    the octets are UTF-8 (whatever the error policy: there is no error)."""
+    assert _C is not None
+    if encoding == "utf-8" and "%" in text:
+        done: str | None = _C.percent_decode(text)
+        if done is not None:
+            return done
+    return percent.percent_decode(text, encoding=encoding, errors=errors)
+
+
+def _compiled_form_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """``percent.form_decode`` over the compiled decoding: "+" is a space (RFC 1630)."""
+    return _compiled_percent_decode(text.replace("+", " "), encoding=encoding, errors=errors)
+
+
+#: ``percent_encode(data, component="path", *, encoded, iri, safe)`` (``percent``).
+percent_encode: Final = percent.percent_encode if _C is None else _compiled_percent_encode
+#: ``percent_decode(text, *, encoding, errors)`` (``percent``).
+percent_decode: Final = percent.percent_decode if _C is None else _compiled_percent_decode
+#: ``form_decode(text, *, encoding, errors)`` (``percent``).
+form_decode: Final = percent.form_decode if _C is None else _compiled_form_decode
+
+#: ``triplet_runs(text, start, end)``: the runs of triplets and their octets.
+triplet_runs: Final[Callable[[str, int, int], list[tuple[int, int, bytes]]]] = (
+    percent.triplet_runs if _C is None else _C.triplet_runs
+)
+#: ``triplet_concerns(text, start, end)``: the runs of a control or not UTF-8.
+triplet_concerns: Final[Callable[[str, int, int], list[tuple[int, int, bytes]]]] = (
+    percent.triplet_concerns if _C is None else _C.triplet_concerns
+)
+
+
+class _TripletFind(Protocol):
+    def __call__(
+        self, text: str, start: int, end: int, wanted: bytes, then: bytes | None = None, /
+    ) -> int: ...
+
+
+#: ``triplet_find(text, start, end, wanted, then=None)``: the first triplet of some octets.
+triplet_find: Final[_TripletFind] = percent.triplet_find if _C is None else _C.triplet_find
+
+#: ``chars_in(text, chars)``: the characters of ``chars`` that ``text`` holds
+#: (``grammar.chars_in``, ``_speedups.chars_in``).
+chars_in: Final[Callable[[str, str], str]] = _readable_chars_in if _C is None else _C.chars_in
+
+
+# --- the scheme codes the compiled normalization reads (§6.2.3) ----------------------
+
+#: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
+_RULE_FLAGS: Final = {"file-localhost": 4, "mailto-domain": 8, "urn-nid": 16}
+
+
+def _scheme_code(spec: Scheme) -> int:
+    """What the compiled normalization needs of one scheme (§6.2.3), as one int:
+    (default port + 1) * 256, + 1 when its empty path is "/", + 2 when it has case
+    rules beyond the host or more than one rule of its own (which only
+    ``normalization.scheme_based`` applies), + the flag of its one special rule."""
+    from .normalization import HOST_ONLY_CASE
+
+    port = 0 if spec.default_port is None else spec.default_port + 1
+    code = port * 256 + spec.empty_path_is_root
+    if spec.case_insensitive not in HOST_ONLY_CASE or len(spec.special_rules) > 1:
+        code |= 2
+    for rule in spec.special_rules:
+        code |= _RULE_FLAGS.get(rule, 2)
+    return code
+
+
+#: The scheme codes of the registries asked for, each kept with its registry.
+_CODES: Final[dict[int, tuple[SchemeRegistry, dict[str, int]]]] = {}
+
+
+def scheme_codes(registry: SchemeRegistry) -> dict[str, int]:
+    """The lower-case name of each scheme of ``registry`` -> its code for the compiled
+    normalization (:func:`_scheme_code`)."""
+    kept = _CODES.get(id(registry))
+    if kept is None or kept[0] is not registry:
+        if len(_CODES) >= 16:
+            _CODES.clear()
+        codes = {name: _scheme_code(spec) for name, spec in registry.items()}
+        kept = _CODES[id(registry)] = (registry, codes)
+    return kept[1]
+
+
+# --- the entries bound on first use ---------------------------------------------------
+
+
+class _Resolved(Protocol):
+    def __call__(self, cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None: ...
+
+
+class _Normalized(Protocol):
+    def __call__(
+        self, cls: type[_S], text: str, level: Level, registry: SchemeRegistry | None, /
+    ) -> _S | None: ...
+
+
+class _EncodeForbidden(Protocol):
+    def __call__(
+        self, grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report], /
+    ) -> tuple[str, str]: ...
+
+
+class _ForbiddenRuns(Protocol):
+    def __call__(
+        self, grammar: Grammar, body: str, offset: int, delimited: bool, /
+    ) -> list[tuple[int, int, int]]: ...
+
+
+if TYPE_CHECKING:
+    #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
+    #: str ``base`` (RFC 3986 §5.2.2) as a ``cls``; ``None`` when either is not a
+    #: reference of ``cls``'s grammar or ``base`` has no scheme.
+    resolved: _Resolved
+    #: ``normalized(cls, text, level, registry)``: the normal form of the str ``text``
+    #: at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3; ``registry`` ``None`` for
+    #: the default) as a ``cls``; ``None`` when ``text`` is not a reference, or (with the
+    #: compiled core) when the readable road on the value must answer.
+    normalized: _Normalized
+    #: ``encode_forbidden(grammar, body, offset, delimited, reports)``: the character
+    #: repairs of a lenient reading and the skeleton that checks them
+    #: (``character_repairs.encode_forbidden``).
+    encode_forbidden: _EncodeForbidden
+    #: ``forbidden_runs(grammar, body, offset, delimited)``: where those repairs replace
+    #: what, ``(start, end, length)`` in input positions.
+    forbidden_runs: _ForbiddenRuns
+
+
+def _parts(ref: PureStore) -> Parts:
+    return tuple.__new__(Parts, ref._groups())
+
+
+def _bind_resolved() -> _Resolved:
+    if _C is not None:
+        resolve: _Resolved = _C.resolve
+        return resolve
+    from .resolution import transform_references
+
+    def resolved(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None:
+        """§5.2.2 by ``resolution.transform_references`` on the components of both."""
+        base_ref = cls._scan(base)
+        if base_ref is None or base_ref.scheme is None:
+            return None
+        reference = cls._scan(ref)
+        if reference is None:
+            return None
+        text = transform_references(_parts(base_ref), _parts(reference), strict=strict)
+        return base_ref if text == base else cls._parse(text)
+
+    return resolved
+
+
+def _bind_normalized() -> _Normalized:
+    from .schemes import DEFAULT_REGISTRY
+
+    if _C is not None:
+        normalize_in: _Normalized = partial(
+            _C.normalize_in, None, scheme_codes(DEFAULT_REGISTRY), scheme_codes
+        )
+        return normalize_in
+    from .normalization import normalize
+
+    def normalized(
+        cls: type[_S], text: str, level: Level, registry: SchemeRegistry | None, /
+    ) -> _S | None:
+        """§6.2.2 and §6.2.3 by ``normalization.normalize`` on the components of ``text``."""
+        ref = cls._scan(text)
+        if ref is None:
+            return None
+        normal = normalize(
+            _parts(ref),
+            level=level,
+            registry=DEFAULT_REGISTRY if registry is None else registry,
+            iri=cls._iri,
+        )
+        return ref if normal == text else cls._parse(normal)
+
+    return normalized
+
+
+#: The report codes of ``_speedups.lenient_encode``, by its numbers.
+_ENCODE_CODES: Final = (
+    "bidi-formatting",
+    "whitespace",
+    "control",
+    "backslash",
+    "non-ascii",
+    "forbidden-character",
+    "bare-percent",
+    "extra-hash",
+    "bracket",
+    "embedded-whitespace",
+)
+
+
+def _bind_encode_forbidden() -> _EncodeForbidden:
+    from . import character_repairs as repairs
+    from .report import Report
+
+    if _C is None:
+        readable: _EncodeForbidden = repairs.encode_forbidden
+        return readable
+    core = _C
+
+    def encode_forbidden(
+        grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report], /
+    ) -> tuple[str, str]:
+        """The repairs made in one pass in C; the compiled scanner checks the repaired
+        text whatever its runs of triplets, so it is its own skeleton."""
+        encoded = core.lenient_encode(
+            body,
+            grammar.iri,
+            delimited,
+            repairs.authority(body)[1],
+            body.find("#"),
+            repairs.MAX_REPORTS,
+        )
+        if isinstance(encoded, int):
+            repairs.refuse_surrogate(body, encoded)
+        out: str
+        out, runs, rest = encoded
+        severities = repairs.SEVERITIES
+        for number, start, end in runs:
+            code = _ENCODE_CODES[number]
+            message = repairs.message(code, body, start, end)
+            reports.append(
+                Report(code, message, severities[code], (offset + start, offset + end), True)
+            )
+        for number, start, end, chars in rest:
+            code = _ENCODE_CODES[number]
+            message = repairs.summary(code, chars)
+            reports.append(
+                Report(code, message, severities[code], (offset + start, offset + end), True)
+            )
+        reports.sort(key=lambda r: r.span[0])
+        return out, out
+
+    return encode_forbidden
+
+
+def _bind_forbidden_runs() -> _ForbiddenRuns:
+    from . import character_repairs as repairs
+
+    if _C is None:
+
+        def readable(
+            grammar: Grammar, body: str, offset: int, delimited: bool, /
+        ) -> list[tuple[int, int, int]]:
+            """The pieces ``character_repairs.encode_forbidden`` replaces."""
+            runs: list[tuple[int, int, int]] = []
+            repairs.encode_forbidden(grammar, body, offset, delimited, [], runs)
+            return runs
+
+        return readable
+    core = _C
+
+    def forbidden_runs(
+        grammar: Grammar, body: str, offset: int, delimited: bool, /
+    ) -> list[tuple[int, int, int]]:
+        """Every run of a repair, from one pass in C with no limit on their number:
+        white space removed, anything else three characters an octet of its UTF-8."""
+        encoded = core.lenient_encode(
+            body, grammar.iri, delimited, repairs.authority(body)[1], body.find("#"), len(body) + 1
+        )
+        if isinstance(encoded, int):
+            repairs.refuse_surrogate(body, encoded)
+        pieces = []
+        for number, first, last in encoded[1]:
+            piece = body[first:last]
+            if _ENCODE_CODES[number] == "embedded-whitespace":
+                length = 0
+            else:  # three characters for each octet of UTF-8 (§2.1, §2.5)
+                length = 3 * (len(piece) if piece.isascii() else len(piece.encode("utf-8")))
+            pieces.append((offset + first, offset + last, length))
+        return pieces
+
+    return forbidden_runs
+
+
+_LATER: Final[dict[str, Callable[[], object]]] = {
+    "resolved": _bind_resolved,
+    "normalized": _bind_normalized,
+    "encode_forbidden": _bind_encode_forbidden,
+    "forbidden_runs": _bind_forbidden_runs,
+}
+
+
+def __getattr__(name: str) -> object:
+    """Bind an entry of :data:`_LATER` on its first use, then keep it as a global."""
+    bind = _LATER.get(name)
+    if bind is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = bind()
+    return value
