@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar, cast
 
 from . import percent
 from ._store import PureStore
@@ -38,6 +38,7 @@ from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .grammar import chars_in as _readable_chars_in
 
 if TYPE_CHECKING:
+    from .components import Groups
     from .report import Report
     from .schemes import Scheme, SchemeRegistry
     from .types import Level
@@ -304,22 +305,27 @@ def _bind_normalized() -> _Normalized:
             _C.normalize_in, None, scheme_codes(DEFAULT_REGISTRY), scheme_codes
         )
         return normalize_in
-    from .normalization import normalize
+    from .normalization import compose, normal_components
 
     def normalized(
         cls: type[_S], text: str, level: Level, registry: SchemeRegistry | None, /
     ) -> _S | None:
-        """§6.2.2 and §6.2.3 by ``normalization.normalize`` on the components of ``text``."""
-        ref = cls._scan(text)
-        if ref is None:
+        """§6.2.2 and §6.2.3 by ``normalization.normal_components`` on the components of
+        ``text``: a text whose components it leaves as they are is its own normal form."""
+        m = cls._fullmatch(text)
+        if m is None:
             return None
-        normal = normalize(
-            _parts(ref),
+        groups = cast("Groups", m.groups())
+        normal = normal_components(
+            groups,
             level=level,
             registry=DEFAULT_REGISTRY if registry is None else registry,
             iri=cls._iri,
         )
-        return ref if normal == text else cls._parse(normal)
+        scheme, _, userinfo, host, port, path, query, fragment = groups
+        if normal == (scheme, userinfo, host, port, path, query, fragment):
+            return cls._from_match(m)
+        return cls._parse(compose(normal))
 
     return normalized
 

@@ -9,7 +9,7 @@ absent and ``""`` when it is present but empty; the path is always a string.
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from .errors import URIError
 from .grammar import Grammar
@@ -18,6 +18,7 @@ from .percent import percent_encode
 from .types import Component
 
 __all__ = [
+    "Groups",
     "Parts",
     "check_structure",
     "component_spans",
@@ -26,6 +27,7 @@ __all__ = [
     "encode_data",
     "recompose",
     "split",
+    "with_changes",
 ]
 
 
@@ -48,6 +50,13 @@ class Parts(NamedTuple):
     def text(self) -> str:
         """The reference these components make (§5.3)."""
         return recompose(self.scheme, self.authority, self.path, self.query, self.fragment)
+
+
+#: The eight components in the order of :class:`Parts`, as any tuple holds them (a
+#: ``Parts``, or the groups of a match of ``Grammar.reference``).
+Groups: TypeAlias = tuple[
+    str | None, str | None, str | None, str | None, str | None, str, str | None, str | None
+]
 
 
 def split(text: str, grammar: Grammar) -> Parts | None:
@@ -144,6 +153,44 @@ def compose(
     if host is not None:
         given["userinfo"], given["host"], given["port"] = userinfo, host, port
     return recompose(scheme, authority, path, query, fragment), given
+
+
+def with_changes(
+    parts: Parts, changed: dict[str, Any], *, encode: bool, iri: bool
+) -> dict[str, Any]:
+    """The components to build a reference from (``URI.replace``): ``parts`` with those
+    in ``changed`` changed (``None`` removes one, §5.3), each encoded for its place with
+    ``encode``.  Changing ``userinfo``, ``host`` or ``port`` keeps the other two."""
+    changed = {**changed, **encode_data(changed, iri)} if encode else dict(changed)
+    server: dict[str, Any] = {
+        k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed
+    }
+    components: dict[str, Any] = {
+        "scheme": parts.scheme,
+        "path": parts.path,
+        "query": parts.query,
+        "fragment": parts.fragment,
+    }
+    components.update(changed)
+    if server:
+        if "authority" in changed:
+            raise ValueError("give either authority or userinfo/host/port, not both")
+        current: dict[str, Any] = {
+            "userinfo": parts.userinfo,
+            "host": parts.host,
+            "port": parts.port,
+        }
+        current.update(server)
+        if current["host"] is None and (current["userinfo"], current["port"]) != (None, None):
+            raise ValueError(
+                "without a host there is no authority to hold a userinfo or port; "
+                "remove them too, or pass authority=None"
+            )
+        if current["host"] is not None:
+            components.update(current)
+    elif "authority" not in changed:
+        components["authority"] = parts.authority
+    return components
 
 
 def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:

@@ -92,11 +92,6 @@ def _check_name(name: object) -> None:
         raise TypeError(f"a query name is a str, not {type(name).__name__}")
 
 
-def _check_length(query: str, max_length: int) -> None:
-    if len(query) > max_length:
-        _too_long(query, max_length)
-
-
 def _too_long(query: str, max_length: int) -> NoReturn:
     raise URIError(
         f"the query is {len(query)} characters long, more than the limit max_length={max_length}",

@@ -47,7 +47,7 @@ from . import query as _query
 from ._contracts import Group
 from ._seam import Store
 from ._store import ReferencePattern
-from .components import Parts, compose, encode_data
+from .components import Parts, compose, with_changes
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .host import IPAddress, ip_literal, origin_key, parse_host
@@ -559,31 +559,7 @@ class _Reference(Store):
             "fragment": fragment,
         }
         changed = {name: value for name, value in given.items() if value is not _KEEP}
-        if encode:
-            changed.update(encode_data(changed, self._grammar.iri))
-        parts: dict[str, Any] = {
-            k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed
-        }
-        components = {k: getattr(self, k) for k in ("scheme", "path", "query", "fragment")}
-        components.update(changed)
-        if parts:
-            if "authority" in changed:
-                raise ValueError("give either authority or userinfo/host/port, not both")
-            current: dict[str, Any] = {
-                "userinfo": self.userinfo,
-                "host": self.host,
-                "port": self.port,
-            }
-            current.update(parts)
-            if current["host"] is None and (current["userinfo"], current["port"]) != (None, None):
-                raise ValueError(
-                    "without a host there is no authority to hold a userinfo or port; "
-                    "remove them too, or pass authority=None"
-                )
-            if current["host"] is not None:
-                components.update(current)
-        elif "authority" not in changed:
-            components["authority"] = self.authority
+        components = with_changes(self.parts, changed, encode=encode, iri=self._grammar.iri)
         return type(self).build(**components)
 
     # -- resolution (§5.2) ---------------------------------------------------------

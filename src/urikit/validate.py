@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from . import _seam
+from ._contracts import Group
 from .errors import URIError
 from .grammar import RULES, Grammar
 
@@ -68,20 +69,30 @@ def port_shown(port: str) -> str:
     return port if len(port) <= 20 else f"of {len(port)} digits"
 
 
+def _span(ends: tuple[int, ...], group: Group) -> tuple[int, int]:
+    """The span of the component ``group`` in the sixteen ends of a scan."""
+    at = 2 * (group - 1)
+    return ends[at], ends[at + 1]
+
+
 def _port_error(text: str, rule: str) -> URIError | None:
     """The error for a port above :data:`PORT_MAX` in ``text``, valid for ``rule``, when
     its scheme has a registered default port; ``None`` otherwise."""
     if rule not in _WITH_SCHEME or ":" not in text:
         return None  # a rule without a scheme (relative-ref) has no scheme to ask
     ends = _seam.scan(text, _WITH_SCHEME[rule])
-    if ends is None or ends[0] < 0 or ends[9] <= ends[8]:
-        return None  # no reference, no scheme, or no port digits
-    port = text[ends[8] : ends[9]]
+    if ends is None:
+        return None
+    scheme_start, scheme_end = _span(ends, Group.SCHEME)
+    port_start, port_end = _span(ends, Group.PORT)
+    if scheme_start < 0 or port_end <= port_start:
+        return None  # no scheme, or no port digits
+    port = text[port_start:port_end]
     if port_value(port) is not None:
         return None
     from .schemes import DEFAULT_REGISTRY  # the registry's tables: loaded on first use
 
-    scheme = DEFAULT_REGISTRY.get(text[ends[0] : ends[1]])
+    scheme = DEFAULT_REGISTRY.get(text[scheme_start:scheme_end])
     if scheme is None or scheme.default_port is None:
         return None
     return URIError(
@@ -89,7 +100,7 @@ def _port_error(text: str, rule: str) -> URIError | None:
         f"{scheme.default_port}) names a TCP or UDP service, and no TCP or UDP port is above "
         f"{PORT_MAX} (RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 itself sets no bound)",
         text=text,
-        position=ends[8],
+        position=port_start,
         rule="port",
     )
 

@@ -421,9 +421,3 @@ def output_format(args: argparse.Namespace) -> str:
     if kind == "lines" and args.json:
         return "jsonl"
     return kind
-
-
-def open_sink(args: argparse.Namespace, kind: str, schema: Any) -> Sink:
-    if kind in ("lines", "jsonl"):
-        return Text(args.output, line_buffered=args.line_buffered)
-    return Rows(args.output, kind, schema)
