@@ -55,6 +55,7 @@ FLOORS: dict[str, int] = {
     "mapping": 4,
     "fileuri": 4,
     "lenient": 4,
+    "_shortcuts": 4,
     # 5: the value type and its functional forms
     "uri": 5,
     "functions": 5,

@@ -46,6 +46,7 @@ from . import _seam
 from . import query as _query
 from ._contracts import Group
 from ._seam import Store
+from ._shortcuts import set_as_written
 from ._store import ReferencePattern
 from .components import Parts, compose, with_changes
 from .errors import URIError
@@ -740,7 +741,7 @@ class _Reference(Store):
         old = self.query
         query = None
         if old and type(name) is str and type(value) is str and codec in _query.CODECS:
-            query = _query._set_as_written(old, name, value)  # the common case, no split
+            query = set_as_written(old, name, value)  # the common case, no split
         if query is None:
             query = _query.set_query_param(old, name, value, codec=codec)
         return self._with_query(query, old)
