@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 from typing import Any, NamedTuple, TypeAlias
+from urllib.parse import ParseResult, SplitResult
 
 from .errors import URIError
 from .grammar import Grammar
@@ -25,6 +26,7 @@ __all__ = [
     "compose",
     "compose_authority",
     "encode_data",
+    "from_split_result",
     "recompose",
     "split",
     "with_changes",
@@ -191,6 +193,23 @@ def with_changes(
     elif "authority" not in changed:
         components["authority"] = parts.authority
     return components
+
+
+def from_split_result(parts: SplitResult | ParseResult) -> dict[str, Any]:
+    """The components of a ``urllib.parse`` result (``URI.from_urlsplit``): ``""`` is
+    taken as absent, as its ``geturl()`` does, but for an empty ``netloc`` before a
+    path that begins with "//": without an authority no path may (RFC 3986 §3.3), so
+    the authority was there and empty (``////``)."""
+    path = parts.path
+    if isinstance(parts, ParseResult) and parts.params:
+        path += ";" + parts.params
+    return {
+        "scheme": parts.scheme or None,
+        "authority": parts.netloc or ("" if path.startswith("//") else None),
+        "path": path,
+        "query": parts.query or None,
+        "fragment": parts.fragment or None,
+    }
 
 
 def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:

@@ -22,7 +22,16 @@ from .grammar import URI_GRAMMAR
 from .percent import percent_decode
 from .types import HostType
 
-__all__ = ["ZONE_DELIMITER", "Host", "IPAddress", "ip_literal", "origin_key", "parse_host"]
+__all__ = [
+    "ZONE_DELIMITER",
+    "Host",
+    "IPAddress",
+    "Origin",
+    "hostname",
+    "ip_literal",
+    "origin_key",
+    "parse_host",
+]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -91,6 +100,24 @@ def ip_literal(address: str, zone: str | None = None) -> str:
 
 
 _ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def hostname(host: str) -> str:
+    """A non-empty host as ``urllib.parse`` gives its ``hostname``: ASCII letters
+    lower-cased, an IP literal without its brackets and with its zone ID as written
+    (RFC 6874 §2)."""
+    if host[0] != "[":
+        return host.translate(_ASCII_LOWER)
+    literal = parse_host(host)
+    return ip_literal(literal.address.translate(_ASCII_LOWER), literal.zone)[1:-1]
+
+
+class Origin(NamedTuple):
+    """Where a request goes (RFC 6454 §4): the scheme, the host and the port."""
+
+    scheme: str
+    host: str
+    port: int | None
 
 
 def origin_key(host: str) -> str:

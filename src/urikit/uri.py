@@ -34,9 +34,7 @@ from typing import (
     Any,
     ClassVar,
     Final,
-    NamedTuple,
     NoReturn,
-    TypeVar,
     cast,
     overload,
 )
@@ -48,10 +46,10 @@ from ._contracts import Group
 from ._seam import Store
 from ._shortcuts import set_as_written
 from ._store import ReferencePattern
-from .components import Parts, compose, with_changes
+from .components import Parts, compose, from_split_result, with_changes
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
-from .host import IPAddress, ip_literal, origin_key, parse_host
+from .host import IPAddress, Origin, hostname, origin_key, parse_host
 from .types import (
     Codec,
     Component,
@@ -75,11 +73,9 @@ if TYPE_CHECKING:
     from .report import Report
     from .schemes import SchemeRegistry
 
-__all__ = ["IRI", "URI", "AnyURI", "Origin"]
+__all__ = ["IRI", "URI", "AnyURI"]
 
 _KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
-
-_R = TypeVar("_R", bound="_Reference")
 
 
 class _DefaultRegistry:
@@ -103,14 +99,6 @@ def _registry_of(registry: SchemeRegistry) -> SchemeRegistry:
 
         return default
     return registry
-
-
-class Origin(NamedTuple):
-    """Where a request goes (RFC 6454 §4): the scheme, the host and the port."""
-
-    scheme: str
-    host: str
-    port: int | None
 
 
 class _Reference(Store):
@@ -353,12 +341,7 @@ class _Reference(Store):
         literal without its brackets and with its zone ID as written (RFC 6874
         §2); ``None`` when there is no host or it is empty."""
         host = self.host
-        if not host:
-            return None
-        if host[0] != "[":
-            return host.translate(_ASCII_LOWER)
-        literal = parse_host(host)
-        return ip_literal(literal.address.translate(_ASCII_LOWER), literal.zone)[1:-1]
+        return hostname(host) if host else None
 
     @property
     def username(self) -> str | None:
@@ -407,16 +390,7 @@ class _Reference(Store):
         before a path that begins with "//": without an authority no path may
         (RFC 3986 §3.3), so the authority was there and empty (``////``).
         """
-        path = parts.path
-        if isinstance(parts, ParseResult) and parts.params:
-            path += ";" + parts.params
-        return cls.build(
-            scheme=parts.scheme or None,
-            authority=parts.netloc or ("" if path.startswith("//") else None),
-            path=path,
-            query=parts.query or None,
-            fragment=parts.fragment or None,
-        )
+        return cls.build(**from_split_result(parts))
 
     # -- origin ---------------------------------------------------------------------
 
@@ -851,8 +825,6 @@ class _Reference(Store):
 
 #: A component's name (RFC 3986 §3) -> its number.
 _GROUPS: Final[dict[str, Group]] = {group.name.lower(): group for group in Group if group}
-
-_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _text_of(value: object) -> str | None:
