@@ -24,6 +24,7 @@ operations of floor 2, the reports) loads on first use too.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
@@ -69,10 +70,12 @@ def _compiled_core() -> ModuleType | None:
     if os.environ.get("URIKIT_NO_EXTENSIONS", "") not in ("", "0"):
         return None
     try:
-        from . import _speedups
+        from ._speedups import Reference  # noqa: F401
     except ImportError:
         return None
-    return _speedups
+    # The module as this package loaded it: a copy of urikit under another name (the
+    # tests load two) has its own.
+    return sys.modules[f"{__name__.rpartition('.')[0]}._speedups"]
 
 
 _C: Final = _compiled_core()
