@@ -16,9 +16,9 @@ parameters and is bound, once, to one of the two:
   readable function answers the rest, so both bindings give every answer.
 
 ``docs/architecture.md`` has the table of the entries: concept, readable function, C
-function, and the test that holds them together.  Four entries are bound on their
-first use (:func:`__getattr__`), because what they read (the scheme registry, the
-operations of floor 2, the reports) loads on first use too.
+function, and the test that holds them together.  Four entries are bound by their
+first call, because what they read (the scheme registry, the operations of floor 2,
+the reports) loads on first use too.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from . import percent
 from ._store import PureStore
@@ -39,7 +39,6 @@ from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
 from .grammar import chars_in as _readable_chars_in
 
 if TYPE_CHECKING:
-    from .components import Groups
     from .report import Report
     from .schemes import Scheme, SchemeRegistry
     from .types import Level
@@ -257,33 +256,11 @@ class _ForbiddenRuns(Protocol):
     ) -> list[tuple[int, int, int]]: ...
 
 
-if TYPE_CHECKING:
-    #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the
-    #: str ``base`` (RFC 3986 §5.2.2) as a ``cls``; ``None`` when either is not a
-    #: reference of ``cls``'s grammar or ``base`` has no scheme.
-    resolved: _Resolved
-    #: ``normalized(cls, text, level, registry)``: the normal form of the str ``text``
-    #: at ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3; ``registry`` ``None`` for
-    #: the default) as a ``cls``; ``None`` when ``text`` is not a reference, or (with the
-    #: compiled core) when the readable road on the value must answer.
-    normalized: _Normalized
-    #: ``encode_forbidden(grammar, body, offset, delimited, reports)``: the character
-    #: repairs of a lenient reading and the skeleton that checks them
-    #: (``character_repairs.encode_forbidden``).
-    encode_forbidden: _EncodeForbidden
-    #: ``forbidden_runs(grammar, body, offset, delimited)``: where those repairs replace
-    #: what, ``(start, end, length)`` in input positions.
-    forbidden_runs: _ForbiddenRuns
-
-
 def _parts(ref: PureStore) -> Parts:
     return tuple.__new__(Parts, ref._groups())
 
 
 def _bind_resolved() -> _Resolved:
-    if _C is not None:
-        resolve: _Resolved = _C.resolve
-        return resolve
     from .resolution import transform_references
 
     def resolved(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None:
@@ -318,14 +295,13 @@ def _bind_normalized() -> _Normalized:
         m = cls._fullmatch(text)
         if m is None:
             return None
-        groups = cast("Groups", m.groups())
+        scheme, authority, userinfo, host, port, path, query, fragment = m.groups()
         normal = normal_components(
-            groups,
-            level=level,
-            registry=DEFAULT_REGISTRY if registry is None else registry,
-            iri=cls._iri,
+            (scheme, authority, userinfo, host, port, path, query, fragment),
+            level,
+            DEFAULT_REGISTRY if registry is None else registry,
+            cls._iri,
         )
-        scheme, _, userinfo, host, port, path, query, fragment = groups
         if normal == (scheme, userinfo, host, port, path, query, fragment):
             return cls._from_match(m)
         return cls._parse(compose(normal))
@@ -432,18 +408,53 @@ def _bind_forbidden_runs() -> _ForbiddenRuns:
     return forbidden_runs
 
 
-_LATER: Final[dict[str, Callable[[], object]]] = {
-    "resolved": _bind_resolved,
-    "normalized": _bind_normalized,
-    "encode_forbidden": _bind_encode_forbidden,
-    "forbidden_runs": _bind_forbidden_runs,
-}
+# Each entry below is first a function that binds it, puts the binding in its place
+# and answers through it: what the binding reads loads on the first call.
 
 
-def __getattr__(name: str) -> object:
-    """Bind an entry of :data:`_LATER` on its first use, then keep it as a global."""
-    bind = _LATER.get(name)
-    if bind is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = bind()
-    return value
+def _resolved_first(cls: type[_S], base: str, ref: str, strict: bool, /) -> _S | None:
+    global resolved
+    resolved = _bind_resolved()
+    return resolved(cls, base, ref, strict)
+
+
+def _normalized_first(
+    cls: type[_S], text: str, level: Level, registry: SchemeRegistry | None, /
+) -> _S | None:
+    global normalized
+    normalized = _bind_normalized()
+    return normalized(cls, text, level, registry)
+
+
+def _encode_forbidden_first(
+    grammar: Grammar, body: str, offset: int, delimited: bool, reports: list[Report], /
+) -> tuple[str, str]:
+    global encode_forbidden
+    encode_forbidden = _bind_encode_forbidden()
+    return encode_forbidden(grammar, body, offset, delimited, reports)
+
+
+def _forbidden_runs_first(
+    grammar: Grammar, body: str, offset: int, delimited: bool, /
+) -> list[tuple[int, int, int]]:
+    global forbidden_runs
+    forbidden_runs = _bind_forbidden_runs()
+    return forbidden_runs(grammar, body, offset, delimited)
+
+
+#: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the str
+#: ``base`` (RFC 3986 §5.2.2) as a ``cls``; ``None`` when either is not a reference of
+#: ``cls``'s grammar or ``base`` has no scheme.
+resolved: _Resolved = _resolved_first if _C is None else _C.resolve
+#: ``normalized(cls, text, level, registry)``: the normal form of the str ``text`` at
+#: ``level`` ("syntax" or "scheme", §6.2.2, §6.2.3; ``registry`` ``None`` for the
+#: default) as a ``cls``; ``None`` when ``text`` is not a reference, or (with the
+#: compiled core) when the readable road on the value must answer.
+normalized: _Normalized = _normalized_first
+#: ``encode_forbidden(grammar, body, offset, delimited, reports)``: the character
+#: repairs of a lenient reading and the skeleton that checks them
+#: (``character_repairs.encode_forbidden``).
+encode_forbidden: _EncodeForbidden = _encode_forbidden_first
+#: ``forbidden_runs(grammar, body, offset, delimited)``: where those repairs replace
+#: what, ``(start, end, length)`` in input positions.
+forbidden_runs: _ForbiddenRuns = _forbidden_runs_first

@@ -319,7 +319,6 @@ def normalize(
 
 def normal_components(
     parts: Groups,
-    *,
     level: Level = "scheme",
     registry: SchemeRegistry = DEFAULT_REGISTRY,
     iri: bool = False,
