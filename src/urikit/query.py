@@ -35,9 +35,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from fnmatch import fnmatchcase
 from typing import Final, NoReturn, TypeAlias, get_args
 
+from ._seam import form_decode, percent_decode, percent_encode
 from .errors import URIError
 from .grammar import UNRESERVED
-from .percent import form_decode, form_encode, percent_decode, percent_encode
+from .percent import form_encode
 from .types import Codec, DecodeErrors
 
 __all__ = [

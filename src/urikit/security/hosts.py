@@ -18,8 +18,8 @@ from typing import Final
 
 import idna
 
+from .._seam import percent_decode
 from ..errors import URIError
-from ..percent import percent_decode
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
 __all__ = [
