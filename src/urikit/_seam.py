@@ -3,9 +3,10 @@
 urikit is written twice: once as readable Python, the RFC's steps named as the RFC
 names them (the reference implementation, in the modules below this one), and once in
 C (``urikit._speedups``), which passes the same tests.  This module is the only one
-that imports the compiled core and the only one that reads the switch; every other
-module reaches a concept through the entry here, which has the readable function's
-parameters and is bound, once, to one of the two:
+that imports the compiled core and the only one that reads the switch.  The readable
+modules below it call readable Python only; every module above it reaches a concept
+through the entry here, which has the readable function's parameters and is bound,
+once, to one of the two:
 
 * the switch: the environment variable ``URIKIT_NO_EXTENSIONS``, read when urikit is
   imported.  Set to anything other than ``""`` or ``"0"``, it means pure Python;
