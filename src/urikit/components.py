@@ -225,15 +225,17 @@ def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
 
 
 def _encode_host(host: str, iri: bool) -> str:
+    """A host given as data: an IPv6 address (its zone ID after "%", as sockets write it)
+    as an IP literal (RFC 3986 §3.2.2, RFC 6874 §2), anything else encoded as a reg-name."""
     if host.startswith("["):
         return host
     if ":" in host:
+        address, sep, zone = host.partition("%")
         try:
-            ipaddress.IPv6Address(host.partition("%")[0])
+            ipaddress.IPv6Address(address)
         except ValueError:
             pass
         else:
-            address, sep, zone = host.partition("%")  # the zone as sockets write it
             return ip_literal(address, percent_encode(zone, "unreserved") if sep else None)
     return percent_encode(host, "host", iri=iri)
 
