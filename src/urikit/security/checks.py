@@ -22,7 +22,14 @@ from .hosts import (
 )
 from .triplets import NOT_CONTROLS, concern_runs, decode_once, encodes_any
 
-__all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
+__all__ = [
+    "check_encoded",
+    "check_octets",
+    "check_port",
+    "check_reference",
+    "check_userinfo",
+    "domain_like",
+]
 
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
@@ -35,11 +42,15 @@ def check_reference(
     findings: list[Report],
     where: Mapper,
     given: str | None = None,
+    *,
+    internal: bool = True,
 ) -> None:
     """Every component check, on a parsed reference; spans go through ``where``
-    into ``given``, the text as it was given (``str(ref)`` when None)."""
+    into ``given``, the text as it was given (``str(ref)`` when None).  Without
+    ``internal``, an internal host is left to the caller (the audit judges the hosts
+    of its other readings together: :mod:`urikit.security.readings`)."""
     _check_userinfo(ref, registry, findings, where)
-    _check_host(ref, findings, where, str(ref) if given is None else given)
+    _check_host(ref, findings, where, str(ref) if given is None else given, internal)
     check_port(ref, registry, findings, where)
     check_octets(ref, findings, where)
 
@@ -101,6 +112,44 @@ _COMMON_TLDS: Final = frozenset(
 )
 
 
+#: The names that RFC 2606 §2-§3 and RFC 6761 §6 reserve: top-level domains, and the
+#: second-level names of RFC 2606 §3 and RFC 6761 §6.1 (the reverse names of the
+#: private addresses of RFC 1918).
+_RESERVED_TLDS: Final = frozenset({"test", "example", "invalid", "localhost"})
+_RESERVED_NAMES: Final = frozenset(
+    {
+        "example.com",
+        "example.net",
+        "example.org",
+        "10.in-addr.arpa",
+        *(f"{n}.172.in-addr.arpa" for n in range(16, 32)),
+        "168.192.in-addr.arpa",
+    }
+)
+#: The most labels of a name of ``_RESERVED_NAMES``.
+_RESERVED_DEPTH: Final = 4
+
+
+def domain_like(name: str) -> str | None:
+    """What kind of host name ``name`` (a dot-separated token of a userinfo) looks like,
+    or None: a name that RFC 2606 or RFC 6761 reserves (``good.example``,
+    ``example.com``, ``localhost``), a name of three labels or more, or a two-label name
+    ending in a two-letter or a common top-level domain (RFC 3986 §7.6)."""
+    labels = name.lower().strip(".").split(".")
+    if "" in labels:
+        return None
+    last = labels[-1]
+    if last in _RESERVED_TLDS or any(
+        ".".join(labels[-size:]) in _RESERVED_NAMES for size in range(2, _RESERVED_DEPTH + 1)
+    ):
+        return "the reserved name"
+    if len(labels) < 2 or not last.isalpha():
+        return None
+    if len(labels) >= 3 or len(last) == 2 or last in _COMMON_TLDS:
+        return "the host name"
+    return None
+
+
 def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
     """What in a (decoded) userinfo looks like a host or a URL (§7.6), or None."""
     lowered = userinfo.lower()
@@ -112,16 +161,17 @@ def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
     if "www." in lowered:
         return "a host name beginning with 'www.'"
     if "." not in userinfo:
-        return None  # every name or address below has two labels or more
+        # every name or address below has two labels or more, but RFC 6761 §6.3's
+        return "the reserved name 'localhost'" if lowered == "localhost" else None
     for token in _TOKEN_SPLIT.split(userinfo):
         labels = token.strip(".").split(".")
         if len(labels) < 2 or "" in labels:
             continue
         if lenient_ipv4(token) is not None:
             return f"the IP address {quote(token)}"
-        last = labels[-1].lower()
-        if len(labels) >= 3 or (last.isalpha() and (len(last) == 2 or last in _COMMON_TLDS)):
-            return f"the host name {quote(token)}"
+        what = domain_like(token)
+        if what is not None:
+            return f"{what} {quote(token)}"
     return None
 
 
@@ -176,7 +226,9 @@ def check_userinfo(
 # --- §7.4: hosts --------------------------------------------------------------------
 
 
-def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: str) -> None:
+def _check_host(
+    ref: Reference, findings: list[Report], where: Mapper, given: str, internal: bool
+) -> None:
     host = ref.host
     span = ref.span("host")
     if not host or span is None:
@@ -210,7 +262,7 @@ def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: st
         _check_labels(host, span, findings, where)
         if not (ref.scheme or "").lower().endswith("+unix"):
             _check_obfuscated(host, given[slice(*where(span))], findings, where(span))
-    if reason is not None and (ref.scheme or "").lower() != "file":
+    if reason is not None and internal and (ref.scheme or "").lower() != "file":
         findings.append(
             finding(
                 "internal-address",
