@@ -42,6 +42,7 @@ from ..report import INVISIBLE_FORMAT, Report, Severity
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import IRI, URI
 from .active import check_active_content
+from .bounds import bound_findings, host_cut, long_host, shifted
 from .checks import check_encoded, check_octets, check_reference, check_userinfo
 from .differential import agree, check_differential
 from .findings import Mapper, Reference, finding, identity, merge_runs, run_message
@@ -128,7 +129,8 @@ def _audit(
     ``failure`` is the error of a strict parse of ``text`` already tried."""
     findings = _findings(text, ref, registry, failure)
     unique = {(f.code, f.span, f.message): f for f in findings}
-    return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+    merged = sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+    return bound_findings(merged)
 
 
 def _findings(
@@ -146,20 +148,63 @@ def _findings(
     ref = given
     if ref is None:
         ref, where = read(text, findings, failure)
-    repaired = ref if where is not identity else None
     check_active_content(text, findings)
-    if ref is not None:
-        check_reference(ref, registry, findings, where, text, internal=repaired is None)
-    else:
-        check_encoded(text, None, (0, len(text)), findings, identity)
-        _salvage(text, registry, findings)
     _check_invisible(text, findings)
-    if not (isinstance(ref, URI) and agree(text, ref)):
-        check_differential(text, ref, where, registry, findings)
-        check_readings(Texts(text, repaired), None if repaired else ref, where, findings)
+    span = _host_span(text, ref, where)
+    cut = None if span is None else host_cut(text, span)
+    if cut is None:
+        _read_checks(text, ref, where, registry, findings, host=True)
+    else:
+        # a long host (bounds.py): the checks that read it, on the text without its tail
+        if not cut.plain:
+            findings.append(long_host(cut))
+            check_encoded(text, "host", (cut.start, cut.end), findings, identity)
+        if cut.plain and ref is not None:
+            check_reference(ref, registry, findings, where, text, internal=where is identity)
+        short = text[: cut.start] + text[cut.end :]
+        short_ref, short_where = read(short, [], None)
+        found: list[Report] = []
+        _read_checks(short, short_ref, short_where, registry, found, host=not cut.plain)
+        move = shifted(cut)
+        findings.extend(
+            Report(f.code, f.message, f.severity, move(f.span), f.repaired, f.component)
+            for f in found
+        )
     if unwrap:
         findings.extend(_wrapped(text, registry, findings))
     return findings
+
+
+def _read_checks(
+    text: str,
+    ref: Reference | None,
+    where: Mapper,
+    registry: SchemeRegistry,
+    findings: list[Report],
+    *,
+    host: bool,
+) -> None:
+    """The checks of urikit's reading ``ref`` of ``text`` (with ``host``: of its
+    components; else ``text``'s are already checked), and of other parsers' readings."""
+    repaired = ref if where is not identity else None
+    if host and ref is not None:
+        check_reference(ref, registry, findings, where, text, internal=repaired is None)
+    elif host:
+        check_encoded(text, None, (0, len(text)), findings, identity)
+        _salvage(text, registry, findings)
+    if not (isinstance(ref, URI) and agree(text, ref)):
+        check_differential(text, ref, where, registry, findings)
+        check_readings(Texts(text, repaired), None if repaired else ref, where, findings)
+
+
+def _host_span(text: str, ref: Reference | None, where: Mapper) -> tuple[int, int] | None:
+    """Where the host of ``text`` is: that of urikit's reading ``ref``, else the one
+    other parsers read in text that urikit cannot read (:func:`_authority`)."""
+    if ref is not None:
+        span = ref.span("host")
+        return None if span is None else where(span)
+    authority = _authority(text)
+    return None if authority is None else authority[1:]
 
 
 # --- wrapped URLs ------------------------------------------------------------------
@@ -371,19 +416,31 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
 _AUTHORITY_START: Final = re.compile(rf"[\x00-\x20]*(?:({URI_GRAMMAR.sources['scheme']}):)?//")
 
 
+def _authority(text: str) -> tuple[re.Match[str], int, int] | None:
+    """The authority that other parsers read in text that urikit cannot read: its
+    start (a match of the scheme and "//"), and where the host after its last "@"
+    (as urllib.parse and WHATWG parsers read it) begins and the authority ends, at
+    the first "/", "?", "#" or "\\"."""
+    match = _AUTHORITY_START.match(text)
+    if match is None:
+        return None
+    start = match.end()
+    end = min((i for i in map(text.find, "/?#\\", [start] * 4) if i >= 0), default=len(text))
+    return match, text.rfind("@", start, end) + 1 or start, end
+
+
 def _salvage(text: str, registry: SchemeRegistry, findings: list[Report]) -> None:
     """The userinfo, host and port checks on what other parsers read in text that
     urikit cannot read even leniently: the authority up to the first "/", "?",
     "#" or "\\", the userinfo ending at its last "@" (as urllib.parse and WHATWG
     parsers read it, so ``http://a@b@c/`` has the host "c")."""
-    match = _AUTHORITY_START.match(text)
-    if match is None:
+    authority = _authority(text)
+    if authority is None:
         return
+    match, host_start, end = authority
     start = match.end()
-    end = min((i for i in map(text.find, "/?#\\", [start] * 4) if i >= 0), default=len(text))
-    at = text.rfind("@", start, end)
-    host_start = at + 1 if at >= 0 else start
-    if at >= 0:
+    if host_start > start:
+        at = host_start - 1
         check_userinfo(
             text[start:at], (start, at), text[host_start:end], registry, findings, identity
         )

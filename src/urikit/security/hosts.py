@@ -10,6 +10,7 @@ name that will actually be used.
 from __future__ import annotations
 
 import ipaddress
+import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,22 +37,28 @@ __all__ = [
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-_DIGITS: Final = {8: frozenset("01234567"), 10: frozenset("0123456789")}
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
+#: The digits of a part in each base, a pass in C over the part.
+_DIGITS: Final = {
+    8: re.compile("[0-7]*").fullmatch,
+    10: re.compile("[0-9]*").fullmatch,
+    16: re.compile("[0-9a-fA-F]*").fullmatch,
+}
 # A part with more significant digits than this cannot fit in 32 bits in any
 # base, so it is refused before int() is called (slow on a very long string).
 _MAX_PART: Final = 34
+#: Four parts and a final dot: a host with more dots is no inet_aton() address.
+_MAX_DOTS: Final = 4
 
 
 def _inet_number(part: str) -> int | None:
     """One part of an inet_aton address: C's decimal, 0-octal or 0x-hex (§7.4)."""
     if part[:2] in ("0x", "0X"):
-        digits, base, allowed = part[2:], 16, _HEX
+        digits, base = part[2:], 16
     elif len(part) > 1 and part[0] == "0":
-        digits, base, allowed = part[1:], 8, _DIGITS[8]
+        digits, base = part[1:], 8
     else:
-        digits, base, allowed = part, 10, _DIGITS[10]
-    if not allowed.issuperset(digits):
+        digits, base = part, 10
+    if _DIGITS[base](digits) is None:
         return None
     digits = digits.lstrip("0")
     if len(digits) > _MAX_PART:
@@ -75,7 +82,7 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
     >>> lenient_ipv4("example.com") is None
     True
     """
-    if not isinstance(host, str) or not host.isascii():
+    if not isinstance(host, str) or not host.isascii() or host.count(".") > _MAX_DOTS:
         return None
     parts = host.split(".")
     if len(parts) > 1 and parts[-1] == "":
@@ -263,8 +270,9 @@ def _unicode_label(raw: str) -> str | None:
     return label
 
 
-def suspicious_labels(host: str) -> list[HostLabel]:
-    """The labels of reg-name ``host`` that mix scripts or imitate ASCII.
+def suspicious_labels(host: str, limit: int | None = None) -> list[HostLabel]:
+    """The labels of reg-name ``host`` that mix scripts or imitate ASCII (the first
+    ``limit`` of them, when ``limit`` is not None).
 
     A label is read as Unicode (decoding percent-encoded UTF-8 and the
     ``xn--`` ACE form of RFC 3492); it is suspicious when its letters come from
@@ -284,4 +292,6 @@ def suspicious_labels(host: str) -> list[HostLabel]:
         looks_like = ascii_skeleton(label)
         if mixed or looks_like is not None:
             found.append(HostLabel(start, end, label, frozenset(scripts), mixed, looks_like))
+            if len(found) == limit:
+                break
     return found

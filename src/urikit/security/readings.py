@@ -24,7 +24,7 @@ from ..grammar import URI_GRAMMAR
 from ..report import Report, Severity, quote
 from .addresses import internal_reason
 from .differential import read_urllib, read_whatwg
-from .findings import Mapper, Reference, finding
+from .findings import Mapper, Reference, finding, shown
 from .hosts import is_localhost_name, lenient_ipv4, read_host
 
 __all__ = [
@@ -50,9 +50,8 @@ class Texts(NamedTuple):
 #: A reading: the host it reads in a text, or None for no host.
 HostReading = Callable[[Texts], str | None]
 
-#: C0 controls and space, which the WHATWG parser strips at the ends (URL Standard §4.4).
-_C0_SPACE: Final = "".join(map(chr, range(0x21)))
-_SCHEME: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
+#: A scheme after the C0 controls and spaces that parsers strip (URL Standard §4.4).
+_SCHEME_AFTER_SPACE: Final = re.compile("[\x00-\x20]*" + URI_GRAMMAR.sources["scheme"] + ":")
 
 
 def lenient_host(texts: Texts) -> str | None:
@@ -69,7 +68,7 @@ def urllib_host(texts: Texts) -> str | None:
 def whatwg_host(texts: Texts) -> str | None:
     """The host that the WHATWG URL Standard's basic URL parser reads (§4.4); a
     relative reference is read against a base of another host, and has none."""
-    relative = _SCHEME.match(texts.text.strip(_C0_SPACE).replace("\t", "")) is None
+    relative = _SCHEME_AFTER_SPACE.match(texts.text) is None
     reading = read_whatwg(texts.text, relative)
     return None if reading is None else reading.host
 
@@ -167,7 +166,7 @@ def check_readings(
         findings.append(
             finding(
                 "internal-address",
-                f"{_names(names)} the host as {quote(host)}, which is {reason}: not a "
+                f"{_names(names)} the host as {shown(host)}, which is {reason}: not a "
                 "public address, a common target of server-side request forgery",
                 Severity.MEDIUM,
                 span,
