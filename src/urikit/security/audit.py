@@ -161,6 +161,9 @@ def _findings(
             check_encoded(text, "host", (cut.start, cut.end), findings, identity)
         if cut.plain and ref is not None:
             check_reference(ref, registry, findings, where, text, internal=where is identity)
+        elif cut.plain:
+            check_encoded(text, None, (0, len(text)), findings, identity)
+            _salvage(text, registry, findings)
         short = text[: cut.start] + text[cut.end :]
         short_ref, short_where = read(short, [], None)
         found: list[Report] = []
@@ -204,7 +207,13 @@ def _host_span(text: str, ref: Reference | None, where: Mapper) -> tuple[int, in
         span = ref.span("host")
         return None if span is None else where(span)
     authority = _authority(text)
-    return None if authority is None else authority[1:]
+    if authority is None:
+        return None
+    _, start, end = authority
+    colon = text.rfind(":", start, end)
+    if colon >= 0 and text[colon + 1 : end].isdigit():
+        end = colon  # the port (§3.2.3)
+    return start, end
 
 
 # --- wrapped URLs ------------------------------------------------------------------

@@ -181,7 +181,8 @@ def _span(texts: Texts, host: str, repaired: bool, where: Mapper) -> tuple[int, 
         span = texts.repaired.span("host")
         if span is not None:
             return where(span)
-    at = texts.text.find(host)
+    scheme = _SCHEME_AFTER_SPACE.match(texts.text)
+    at = texts.text.find(host, 0 if scheme is None else scheme.end())
     if at >= 0:
         return (at, at + len(host))
     return (0, len(texts.text))

@@ -19,8 +19,9 @@ Why each check stays silent when :func:`screen` says :data:`QUIET`:
   (:data:`ENCODED`);
 * ``password``, ``misleading-userinfo``: no userinfo, or a user name without a
   password that the userinfo check itself passes (§3.2.1, §7.5, §7.6);
-* ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``: the host is a
-  plain name (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
+* ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``, ``long-host``: the
+  host is a plain name of at most 1,024 characters
+  (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
   last label begins with a letter, so that it is no IPv4address and has no
   inet_aton() reading), no ``xn--`` label, and not a name of the local host
   (RFC 6761 §6.3); or the empty host of a ``file:`` URL (RFC 8089 §2);
