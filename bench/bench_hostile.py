@@ -50,6 +50,21 @@ def _shapes(n: int) -> dict[str, str]:
         "http:// + '@' run": "http://" + "@" * (n - 7),
         "http://a/ + mixed (é, space, RLO, %, <)": url + "\u00e9 \u202e%<" * ((n - len(url)) // 5),
         "http://a/ + '%00' run": url + "%00" * ((n - len(url)) // 3),
+        # hosts: a label at a time in Python, so read in part past 1,024 characters
+        "http:// + Cyrillic 'а.' labels": "http://" + "\u0430." * ((n - 7) // 2),
+        "http:// + 'аa.' labels": "http://" + "\u0430a." * ((n - 7) // 3),
+        "http:// + 'é.' labels": "http://" + "\u00e9." * ((n - 7) // 2),
+        "http:// + full-width host": "http://" + "\uff45" * (n - 7),
+        "http:// + 'a.' host, then ' x'": "http://" + "a." * ((n - 12) // 2) + "a/ x",
+        "http:// + '0x000...7f.1' host": "http://0x" + "0" * (n - 15) + "7f.1/",
+        "http:// + 'a.bc!' userinfo": "http://" + "a.bc!" * ((n - 10) // 5) + "@x/",
+        # findings of one code in every segment or run: at most 100, then one more
+        "http://a + '/%2E%2E' segments": "http://a" + "/%2E%2E" * ((n - 8) // 7),
+        "http://a/ + '%00a' runs": url + "%00a" * ((n - len(url)) // 4),
+        "http://a/ + '\\ta' runs": url + "\ta" * ((n - len(url)) // 2),
+        # wrapped URLs: unwrapped to the innermost in one pass
+        "'feed:' run + http://127.0.0.1/": "feed:" * ((n - 17) // 5) + "http://127.0.0.1/",
+        "'feed:jar:' run + http://127.0.0.1/": "feed:jar:" * ((n - 17) // 9) + "http://127.0.0.1/",
     }
 
 

@@ -160,9 +160,11 @@ def test_wrapping_is_registry_data() -> None:
     assert audit("feed://example.com/rss") == []
 
 
-def test_wrapping_is_bounded() -> None:
+def test_wrapping_is_unwrapped_to_any_depth() -> None:
     text = "view-source:" * 1000 + "http://127.0.0.1/"
-    assert audit(text) == []  # deeper than MAX_NESTING: no recursion without end
+    (found,) = audit(text)
+    assert (found.code, found.span) == ("internal-address", (12007, 12016))
+    assert "1000 levels deep" in found.message
 
 
 # --- emoji -----------------------------------------------------------------------

@@ -55,7 +55,14 @@ from .grammar import (
 from .report import Report, Severity
 from .validate import check, is_valid
 
-__all__ = ["MAX_REPORTS", "SEVERITIES", "repair", "repair_runs", "replaced"]
+__all__ = [
+    "MAX_REPORTS",
+    "SEVERITIES",
+    "repair",
+    "repair_runs",
+    "replaced",
+    "replaced_before",
+]
 
 _Value = TypeVar("_Value")
 
@@ -177,25 +184,40 @@ def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
     delimiters removed (RFC 3986 Appendix C), anything else three characters an
     octet of its UTF-8 (§2.1, §2.5).  With the compiled core one call into C, else
     :func:`repair_runs`; none for a text that needs no repair."""
+    return replaced_before(text, iri=iri)[0]
+
+
+def replaced_before(
+    text: str, limit: int | None = None, *, iri: bool = False
+) -> tuple[list[tuple[int, int, int]], int]:
+    """:func:`replaced`, the pieces that begin before a position of ``text``, and that
+    position: with the compiled core and a ``limit``, those before the first piece
+    past the first ``limit`` pieces of a kind of repair (so that a text of a million
+    repairs is not listed whole for the first of them); else all, and ``len(text)``."""
     if _compiled_encode is None:
-        return repair_runs(text, iri=iri)[2]
+        return repair_runs(text, iri=iri)[2], len(text)
     if is_valid(text, "IRI-reference" if iri else "URI-reference") and _PREFIX.match(text) is None:
-        return []
+        return [], len(text)
     start, end, delimited = _body(text, [])
     body = text[start:end]
     host_end = _authority(body)[1]
-    encoded = _compiled_encode(body, iri, delimited, host_end, body.find("#"), len(body) + 1)
+    bound = len(body) + 1 if limit is None else limit
+    encoded = _compiled_encode(body, iri, delimited, host_end, body.find("#"), bound)
     if isinstance(encoded, int):
         _refuse_surrogate(body, encoded)
+    before = min((start + first for _, first, _, _ in encoded[2]), default=len(text))
     pieces = []
-    for number, first, last in encoded[1]:  # every run: the limit is above their number
+    for number, first, last in encoded[1]:
+        if start + first >= before:
+            continue  # past a kind of repair whose later pieces are not listed
         piece = body[first:last]
         if _ENCODE_CODES[number] == "embedded-whitespace":
             length = 0
         else:  # three characters for each octet of UTF-8 (§2.1, §2.5)
             length = 3 * (len(piece) if piece.isascii() else len(piece.encode("utf-8")))
         pieces.append((start + first, start + last, length))
-    return pieces
+    pieces.sort()
+    return pieces, before
 
 
 def _repair(

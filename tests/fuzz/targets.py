@@ -24,7 +24,11 @@ import rfc3986_oracle as oracle
 import urikit
 from urikit import IRI, URI, URIError
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
+from urikit.schemes import DEFAULT_REGISTRY
 from urikit.security import is_internal_address, lenient_ipv4, redirect_findings
+from urikit.security.audit import innermost
+from urikit.text.encoding import _LABELS as ENCODING_LABELS
+from urikit.text.encoding import _decode as decode_bytes
 from urikit.validate import RULE_NAMES, check
 from urikit.views import VIEWS, view
 
@@ -378,10 +382,10 @@ def target_extract(draw: Draw) -> None:
         assert URI(str(match.uri)) == match.uri
 
 
-def _check_links(html: str | bytes, base_text: str) -> None:
+def _check_links(html: str | bytes, base_text: str, scripting: bool = True) -> None:
     base = _reference(base_text, iri=False)
     try:
-        found = urikit.links(html, base_text)
+        found = urikit.links(html, base_text, scripting=scripting)
     except URIError:
         assert base is None or base.scheme is None, "links raises only for a bad base"
         return
@@ -393,7 +397,7 @@ def _check_links(html: str | bytes, base_text: str) -> None:
 def target_links(draw: Draw) -> None:
     """``links`` on text: only a bad base raises."""
     base_text, html = draw.texts(2)
-    _check_links(html, base_text)
+    _check_links(html, base_text, draw.flag())
 
 
 def target_links_bytes(draw: Draw) -> None:
@@ -402,14 +406,30 @@ def target_links_bytes(draw: Draw) -> None:
     _check_links(draw.octets(), base)
 
 
+def target_decode(draw: Draw) -> None:
+    """Every decoder of the Encoding Standard takes any octets; ASCII is itself in each
+    ASCII-compatible encoding (ISO-2022-JP without ESC, SO and SI)."""
+    name = draw.pick(sorted(ENCODING_LABELS))
+    data = draw.octets()
+    text = decode_bytes(data, name)
+    assert isinstance(text, str)
+    shifts = name == "iso-2022-jp" and any(b in data for b in b"\x0e\x0f\x1b")
+    if data.isascii() and name not in ("utf-16be", "utf-16le", "replacement") and not shifts:
+        assert text == data.decode("ascii"), name
+
+
 # -- security (§7) ---------------------------------------------------------------------
 
 
 def target_audit(draw: Draw) -> None:
     """``audit`` and ``lenient_ipv4`` never raise; spans lie in the text."""
     (text,) = draw.texts(1)
+    if draw.flag():
+        text = draw.pick(("feed:", "jar:", "view-source:", "feed:jar:")) * 3 + text
     for report in urikit.audit(text):
         assert 0 <= report.span[0] <= report.span[1] <= len(text), report
+    start, end, levels, _ = innermost(text, DEFAULT_REGISTRY)
+    assert 0 <= start <= end <= len(text) and (levels > 0 or (start, end) == (0, len(text)))
     address = lenient_ipv4(text)
     try:
         internal = is_internal_address(text)
@@ -436,6 +456,9 @@ def target_redirect(draw: Draw) -> None:
     assert isinstance(safe, bool)
     findings = redirect_findings(target, base=base, allowed_hosts=hosts, allowed_schemes=schemes)
     assert safe == (not findings), findings
+    iri = _reference(target, iri=True)
+    if iri is not None:  # an IRI target is judged too, never raised on
+        assert isinstance(urikit.is_safe_redirect(iri, base=base, allowed_hosts=hosts), bool)
 
 
 # -- the query (§3.4) -------------------------------------------------------------------

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from ..errors import URIError
 from ..grammar import HEXDIG
-from ..report import Report, Severity, quote
+from ..report import Report, Severity, printable, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import IRI, URI, resolve
 from .differential import differential_findings
@@ -186,7 +186,17 @@ def _decoding_findings(
     except URIError:
         reading = None
     if reading is None:
-        parts = urlsplit(decoded)
+        try:
+            parts = urlsplit(decoded)
+        except ValueError:  # urllib.parse refuses it: a netloc that NFKC changes
+            return [
+                _refuse(
+                    "encoded-host",
+                    f"{quote(text)} decodes to {quote(decoded)}, which urllib.parse refuses: "
+                    "its authority changes under NFKC normalization",
+                    (0, len(text)),
+                )
+            ]
         if parts.scheme or parts.netloc:
             return [
                 _refuse(
@@ -286,6 +296,33 @@ def redirect_findings(
         text = str.__str__(target)
     else:
         raise TypeError(f"target is a str or a URI, not {type(target).__name__}")
+    try:
+        return _judge(target, text, base_uri, hosts, schemes, registry)
+    except ValueError as error:  # URIError is a ValueError
+        # a target that urikit or another parser cannot judge is refused, not raised:
+        # the refusal says so (tests hold that none of their targets gives it)
+        return [
+            _refuse(
+                "invalid",
+                f"{_UNJUDGED}: {printable(str(error).splitlines()[0])}",
+                (0, len(text)),
+            )
+        ]
+
+
+#: The start of the message of a target refused because it could not be judged.
+_UNJUDGED: Final = "the target could not be judged, so it is refused"
+
+
+def _judge(
+    target: str | URI | IRI,
+    text: str,
+    base_uri: Reference,
+    hosts: list[tuple[str, int | None]],
+    schemes: set[str],
+    registry: SchemeRegistry,
+) -> list[Report]:
+    """The findings of ``target`` (whose text is ``text``), checked against the rest."""
     found = _scan(text)
     if found:
         return found
@@ -317,6 +354,9 @@ def redirect_findings(
                 "userinfo",
             )
         ]
+    if isinstance(ref, IRI) and not isinstance(base_uri, IRI):
+        # an IRI is resolved against the base read as an IRI (RFC 3987 §6.5): every URI is one
+        base_uri = IRI(str(base_uri))
     found = _decoding_findings(text, ref, base_uri, registry)
     if found:
         return found
