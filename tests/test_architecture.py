@@ -35,6 +35,7 @@ FLOORS: dict[str, int] = {
     "_speedups": 1,
     "_store": 1,
     "_columns": 1,
+    "_template_syntax": 1,
     # 2: the RFC operations, on component text
     "resolve": 2,
     "legacy": 2,
@@ -65,6 +66,7 @@ FLOORS: dict[str, int] = {
     "duckdb": 5,
     "spark": 5,
     "dask": 5,
+    "jsonschema": 5,
     "__main__": 5,
 }
 
