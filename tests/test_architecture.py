@@ -56,6 +56,7 @@ FLOORS: dict[str, int] = {
     "views": 4,
     "text": 4,
     "security": 4,
+    "dsn": 4,
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,
@@ -67,6 +68,7 @@ FLOORS: dict[str, int] = {
     "spark": 5,
     "dask": 5,
     "jsonschema": 5,
+    "_pydantic_dsn": 5,
     "__main__": 5,
 }
 

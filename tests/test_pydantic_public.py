@@ -158,3 +158,49 @@ def test_bad_ports_are_refused_when_declared(ports: Any) -> None:
 
 def test_json_schema_stays_uri() -> None:
     assert PUBLIC.json_schema() == {"format": "uri", "type": "string"}
+
+
+# -- multi-host connection strings (urikit.dsn) ----------------------------------------
+
+
+def test_postgres_and_multi_host_dsn_fields() -> None:
+    from urikit.dsn import DSN, DSNHost, parse_dsn
+    from urikit.pydantic import MultiHostDsn, PostgresDsn
+
+    class Settings(BaseModel):
+        database: PostgresDsn
+        cache: MultiHostDsn | None = None
+
+    text = "postgresql://app:s3cret@db1:5432,db2:5433/app?sslmode=require"
+    settings = Settings(database=text, cache="mongodb://a,b:27018/?replicaSet=rs")
+    assert isinstance(settings.database, DSN)
+    assert settings.database.hosts == (DSNHost("db1", 5432), DSNHost("db2", 5433))
+    assert "s3cret" not in repr(settings) and "s3cret" not in str(settings)
+    # serialized as written, the password included: the connection needs it
+    assert settings.model_dump()["database"] == text
+    assert Settings.model_validate_json(settings.model_dump_json()) == settings
+    assert Settings(database=parse_dsn(text)).database == settings.database
+    schema = Settings.model_json_schema()["properties"]["database"]
+    assert schema == {"format": "multi-host-uri", "title": "Database", "type": "string"}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("mongodb://a,b/", "dsn_scheme"),
+        ("postgresql://h:99999/db", "dsn_syntax"),
+        ("http://h/", "dsn_syntax"),
+    ],
+)
+def test_dsn_refusals(text: str, kind: str) -> None:
+    from urikit.pydantic import PostgresDsn
+
+    error = refusal(TypeAdapter(PostgresDsn), text)
+    assert error["type"] == kind
+    assert error["ctx"]["position"] is not None and error["ctx"]["rule"]
+
+
+def test_dsn_type_error() -> None:
+    from urikit.pydantic import MultiHostDsn
+
+    assert refusal(TypeAdapter(MultiHostDsn), 12)["type"] == "dsn_type"  # type: ignore[arg-type]

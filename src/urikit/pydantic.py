@@ -10,7 +10,9 @@ the ready-made aliases cover the usual needs:
 * ``HttpURL``: an ``http`` or ``https`` URI with a host (RFC 9110 §4.2);
 * ``PublicHttpURL``: an ``HttpURL`` whose host is a public DNS name or a
   public IP address (``urikit.security.check_host``), without userinfo, with
-  a port a client can connect to.
+  a port a client can connect to;
+* ``PostgresDsn`` / ``MultiHostDsn``: a libpq or MongoDB connection string with
+  several hosts, as a ``urikit.dsn.DSN``.
 
 Input is parsed strictly: a ``str`` (and, in Python mode, a ``URI`` or ``IRI``);
 JSON input must be a string.  Every error's ``type`` starts with ``uri_`` and
@@ -34,13 +36,17 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from . import IRI, URI, URIError, is_valid
+from ._pydantic_dsn import DSNConstraints, MultiHostDsn, PostgresDsn
 from .types import Level
 
 __all__ = [
     "AbsoluteIRI",
     "AbsoluteURI",
+    "DSNConstraints",
     "HttpURL",
     "IRIReference",
+    "MultiHostDsn",
+    "PostgresDsn",
     "PublicHttpURL",
     "URIConstraints",
     "URIReference",
