@@ -283,3 +283,17 @@ def test_uri_template_takes_linear_time() -> None:
         lambda n: "{a,b" * n,
     ):
         assert_linear(make, is_uri_template)
+
+
+def test_the_rule_checks_are_one_call_into_the_compiled_core() -> None:
+    from urikit._store import Store
+
+    if not urikit.compiled:
+        assert Store._rule_validator("URI", bool) is bool  # the fallback answers every call
+        return
+    check = FORMATS["uri"]
+    assert type(check).__name__ == "builtin_function_or_method"
+    assert check("http://a/") is True and check("a") is False and check(None) is True
+    for rule in ("host", "nonsense"):
+        with pytest.raises(ValueError, match="reference rule"):
+            Store._rule_validator(rule, bool)

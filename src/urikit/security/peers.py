@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from ..uri import URI
+from ..validate import is_valid
 from .hosts import internal_reason, lenient_ipv4, read_host
 from .names import HostError, check_host
 from .redirect import redirect_findings
@@ -95,15 +96,9 @@ class UnsafeRedirectError(Exception):
     @classmethod
     def refusing(cls, location: str, base: str, code: str, reason: str) -> UnsafeRedirectError:
         """The error for the redirect from ``base`` to ``location`` refused as ``code``."""
-        shown = URI(location).redacted() if _is_uri_reference(location) else repr(location)
+        shown = URI(location).redacted() if is_valid(location) else repr(location)
         message = f"refused to follow the redirect to {shown}: {reason} ({code})"
         return cls(message, location=location, base=base, code=code, reason=reason)
-
-
-def _is_uri_reference(text: str) -> bool:
-    from ..validate import is_valid
-
-    return is_valid(text, "URI-reference")
 
 
 def system_resolver(host: str, port: int) -> list[str]:
