@@ -275,7 +275,9 @@ def test_value_laws() -> None:
         dsn.options["w"] = "2"  # type: ignore[index]
     host, port = dsn.hosts[0]
     assert (host, port) == ("a", 1)
-    assert isinstance(dsn, DSN)
+    assert isinstance(dsn, DSN) and DSN(dsn.text) == dsn
+    with pytest.raises(URIError):
+        DSN("mysql://h/")
 
 
 def test_non_text_is_a_type_error() -> None:

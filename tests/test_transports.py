@@ -18,7 +18,7 @@ import ssl
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -321,7 +321,25 @@ def test_httpx_async_twin(server: Server) -> None:
                     f"http://public.example.com:{server.port}/to?http://rebind.example.com/"
                 )
 
-    asyncio.run(run())
+    run_in_a_thread_of_its_own(run)
+
+
+def run_in_a_thread_of_its_own(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run(main())`` in a new thread: a test run may hold an event loop already
+    (a browser's, in this suite), and asyncio runs one loop a thread."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
 
 
 # -- TLS: the server name stays the name ----------------------------------------------------

@@ -86,6 +86,7 @@ class DSN:
     case, as its keys compare without regard to case); ``option_items``: every
     parameter in order, as decoded.  ``text`` is the string as given;
     ``repr()`` and ``str()`` mask the password and the secret options.
+    ``DSN(text)`` reads ``text`` as :func:`parse_dsn` does.
     """
 
     __slots__ = (
@@ -111,6 +112,10 @@ class DSN:
     option_items: tuple[tuple[str, str], ...]
     text: str
     _spans: tuple[tuple[int, int], ...]
+
+    def __new__(cls, text: str) -> DSN:
+        """``DSN(text)`` is :func:`parse_dsn` ``(text)``."""
+        return parse_dsn(text)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a DSN is immutable")
