@@ -35,6 +35,7 @@ FLOORS: dict[str, int] = {
     "_speedups": 1,
     "_store": 1,
     "_columns": 1,
+    "_template_syntax": 1,
     # 2: the RFC operations, on component text
     "resolve": 2,
     "legacy": 2,
@@ -55,6 +56,7 @@ FLOORS: dict[str, int] = {
     "views": 4,
     "text": 4,
     "security": 4,
+    "dsn": 4,
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,
@@ -65,6 +67,8 @@ FLOORS: dict[str, int] = {
     "duckdb": 5,
     "spark": 5,
     "dask": 5,
+    "jsonschema": 5,
+    "_pydantic_dsn": 5,
     "__main__": 5,
 }
 

@@ -36,7 +36,28 @@ def test_public_names() -> None:
         "is_safe_redirect",
         "lenient_ipv4",
         "redirect_findings",
+        # host names (security/names.py)
+        "RESERVED_NAMES",
+        "HostError",
+        "check_host",
+        "is_dns_name",
+        "is_public_dns_name",
+        "is_public_host",
+        # peers and the transports (security/peers.py, transport_httpx.py, transport_requests.py)
+        "InternalPeerError",
+        "PeerGuard",
+        "UnsafeRedirectError",
+        "system_resolver",
+        "GuardedTransport",
+        "AsyncGuardedTransport",
+        "InternalPeerConnectError",
+        "UnsafeRedirectTransportError",
+        "GuardedAdapter",
+        "InternalPeerConnectionError",
+        "UnsafeRedirectRequestError",
     }
+    for name in urikit.security.__all__:
+        assert getattr(urikit.security, name) is not None
 
 
 # --- redirects: encoded backslashes, slashes and dots ---------------------------------

@@ -7,7 +7,12 @@ the ready-made aliases cover the usual needs:
   IRI-reference (RFC 3987 §2.2);
 * ``AbsoluteURI`` / ``AbsoluteIRI``: an absolute-URI (RFC 3986 §4.3): a scheme
   and no fragment;
-* ``HttpURL``: an ``http`` or ``https`` URI with a host (RFC 9110 §4.2).
+* ``HttpURL``: an ``http`` or ``https`` URI with a host (RFC 9110 §4.2);
+* ``PublicHttpURL``: an ``HttpURL`` whose host is a public DNS name or a
+  public IP address (``urikit.security.check_host``), without userinfo, with
+  a port a client can connect to;
+* ``PostgresDsn`` / ``MultiHostDsn``: a libpq or MongoDB connection string with
+  several hosts, as a ``urikit.dsn.DSN``.
 
 Input is parsed strictly: a ``str`` (and, in Python mode, a ``URI`` or ``IRI``);
 JSON input must be a string.  Every error's ``type`` starts with ``uri_`` and
@@ -22,7 +27,7 @@ URI('https://example.com/%7euser')
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Annotated, Any, Final, TypeAlias, get_args
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -31,13 +36,18 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from . import IRI, URI, URIError, is_valid
+from ._pydantic_dsn import DSNConstraints, MultiHostDsn, PostgresDsn
 from .types import Level
 
 __all__ = [
     "AbsoluteIRI",
     "AbsoluteURI",
+    "DSNConstraints",
     "HttpURL",
     "IRIReference",
+    "MultiHostDsn",
+    "PostgresDsn",
+    "PublicHttpURL",
     "URIConstraints",
     "URIReference",
 ]
@@ -58,17 +68,40 @@ class URIConstraints:
     of the comparison ladder (§6.2) to which the value is normalized once it
     passes the checks; by default it is kept exactly as written.
 
+    The host and what surrounds it, when there is a host (``host_required``
+    asks for one): ``dns_host``: a reg-name must be a DNS host name
+    (``urikit.security.is_dns_name``; an IPv4address or IPv6 literal passes);
+    ``public_host``: the host is a public DNS name or a public IP address in
+    any spelling (``urikit.security.check_host``); ``userinfo``: ``False``
+    refuses a userinfo (§3.2.1); ``ports``: the ports allowed, compared with
+    the port a client connects to (the port given, else the scheme's default,
+    §3.2.3), so ``ports={443}`` takes ``https://h/`` and refuses ``http://h/``.
+
     Several annotations on one field combine: each narrows what the others
     accept, and the last ``normalize`` given wins.
     """
 
-    __slots__ = ("absolute", "host_required", "normalize", "relative", "schemes")
+    __slots__ = (
+        "absolute",
+        "dns_host",
+        "host_required",
+        "normalize",
+        "ports",
+        "public_host",
+        "relative",
+        "schemes",
+        "userinfo",
+    )
 
     schemes: frozenset[str] | None
     host_required: bool
     relative: bool | None
     absolute: bool
     normalize: Level | None
+    dns_host: bool
+    public_host: bool
+    userinfo: bool
+    ports: range | frozenset[int] | None
 
     def __init__(
         self,
@@ -78,6 +111,10 @@ class URIConstraints:
         relative: bool | None = None,
         absolute: bool = False,
         normalize: Level | None = None,
+        dns_host: bool = False,
+        public_host: bool = False,
+        userinfo: bool = True,
+        ports: Collection[int] | None = None,
     ) -> None:
         if schemes is not None:
             if isinstance(schemes, str):
@@ -96,17 +133,41 @@ class URIConstraints:
         set_(self, "relative", relative)
         set_(self, "absolute", absolute)
         set_(self, "normalize", normalize)
+        set_(self, "dns_host", dns_host)
+        set_(self, "public_host", public_host)
+        set_(self, "userinfo", userinfo)
+        set_(self, "ports", None if ports is None else _port_set(ports))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("URIConstraints is immutable")
 
     def _fields(self) -> tuple[object, ...]:
         schemes = None if self.schemes is None else tuple(sorted(self.schemes))
-        return (schemes, self.host_required, self.relative, self.absolute, self.normalize)
+        return (
+            schemes,
+            self.host_required,
+            self.relative,
+            self.absolute,
+            self.normalize,
+            self.dns_host,
+            self.public_host,
+            self.userinfo,
+            self.ports,
+        )
 
     def __repr__(self) -> str:
-        names = ("schemes", "host_required", "relative", "absolute", "normalize")
-        defaults = (None, False, None, False, None)
+        names = (
+            "schemes",
+            "host_required",
+            "relative",
+            "absolute",
+            "normalize",
+            "dns_host",
+            "public_host",
+            "userinfo",
+            "ports",
+        )
+        defaults = (None, False, None, False, None, False, False, True, None)
         shown = [
             f"{name}={value!r}"
             for name, value, default in zip(names, self._fields(), defaults, strict=True)
@@ -149,6 +210,10 @@ class URIConstraints:
             relative=relative,
             absolute=self.absolute or other.absolute,
             normalize=self.normalize if other.normalize is None else other.normalize,
+            dns_host=self.dns_host or other.dns_host,
+            public_host=self.public_host or other.public_host,
+            userinfo=self.userinfo and other.userinfo,
+            ports=_common_ports(self.ports, other.ports),
         )
 
     # -- pydantic ---------------------------------------------------------------------
@@ -184,6 +249,45 @@ def _scheme_name(name: str) -> str:
     if not isinstance(name, str) or not is_valid(name, "scheme"):
         raise ValueError(f"{name!r} is not a scheme name (RFC 3986 §3.1)")
     return name.lower()
+
+
+def _port_set(ports: Collection[int]) -> range | frozenset[int]:
+    """``ports`` as a range (kept as one when its step is 1) or a frozenset of ints."""
+    if isinstance(ports, (str, bytes)) or not isinstance(ports, Iterable):
+        raise TypeError("ports takes a collection of port numbers: {443}, range(1, 65536)")
+    if isinstance(ports, range) and ports.step == 1:
+        if ports.start < 0 or ports.stop > 65536:
+            raise ValueError(f"{ports!r} goes beyond the port numbers 0 to 65535")
+        chosen: range | frozenset[int] = ports
+    else:
+        chosen = frozenset(ports)
+        wrong = [p for p in chosen if type(p) is not int or not 0 <= p <= 65535]
+        if wrong:
+            raise ValueError(f"{wrong[0]!r} is not a port number (0 to 65535, RFC 9293 §3.1)")
+    if not chosen:
+        raise ValueError("ports is empty: no reference could match")
+    return chosen
+
+
+def _common_ports(
+    a: range | frozenset[int] | None, b: range | frozenset[int] | None
+) -> range | frozenset[int] | None:
+    if a is None or b is None:
+        return a if b is None else b
+    if isinstance(a, range) and isinstance(b, range):
+        common: range | frozenset[int] = range(max(a.start, b.start), min(a.stop, b.stop))
+    else:
+        small, large = (a, b) if len(a) <= len(b) else (b, a)
+        common = frozenset(p for p in small if p in large)
+    if not common:
+        raise ValueError(f"the ports {a!r} and {b!r} have none in common")
+    return common
+
+
+def _shown_ports(ports: range | frozenset[int]) -> str:
+    if isinstance(ports, range):
+        return f"{ports.start} to {ports.stop - 1}"
+    return _quoted(str(p) for p in sorted(ports)).replace("'", "")
 
 
 def _error(kind: str, reason: str, position: int, rule: str, **ctx: Any) -> PydanticCustomError:
@@ -283,9 +387,60 @@ class _Field:
             else:
                 position, rule, what = host[0], "host", "an empty host"
             raise _error("uri_host", f"a host is required, and there is {what}", position, rule)
+        if ref.authority is not None:
+            _check_authority(ref, c)
         if c.normalize is not None:
             return ref.normalize(level=c.normalize)
         return ref
+
+
+def _check_authority(ref: URI | IRI, c: URIConstraints) -> None:
+    """The userinfo, host and port rules of ``c`` (RFC 3986 §3.2)."""
+    if not c.userinfo and ref.userinfo is not None:
+        span = ref.span("userinfo")
+        assert span is not None
+        raise _error(
+            "uri_userinfo", "a userinfo is not allowed here (RFC 3986 §3.2.1)", span[0], "userinfo"
+        )
+    host = ref.host
+    if host and (c.public_host or c.dns_host):
+        from .security.names import HostError, check_host
+
+        try:
+            check_host(host, public=c.public_host)
+        except HostError as error:
+            span = ref.span("host")
+            assert span is not None and error.position is not None
+            extra = {} if error.address is None else {"address": str(error.address)}
+            raise _error(
+                "uri_" + error.code.replace("-", "_"),
+                error.reason,
+                span[0] + error.position,
+                error.rule or "host",
+                code=error.code,
+                **extra,
+            ) from None
+    if c.ports is not None:
+        _check_port(ref, c.ports)
+
+
+def _check_port(ref: URI | IRI, ports: range | frozenset[int]) -> None:
+    span = ref.span("port") or ref.span("host") or (0, 0)
+    try:
+        port = ref.effective_port
+    except URIError:
+        raise _error(
+            "uri_port", "the port is above 65535 (RFC 9293 §3.1)", span[0], "port"
+        ) from None
+    if port is None:
+        reason = "no port is given, and the scheme has no default port (RFC 3986 §3.2.3)"
+    elif port in ports:
+        return
+    elif ref.port_number is None:
+        reason = f"the default port {port} of the scheme is not allowed ({_shown_ports(ports)})"
+    else:
+        reason = f"the port {port} is not allowed ({_shown_ports(ports)})"
+    raise _error("uri_port", reason, span[0], "port", allowed=_shown_ports(ports))
 
 
 #: Any URI-reference (RFC 3986 §4.1): a URI or a relative reference.
@@ -294,6 +449,19 @@ URIReference: TypeAlias = Annotated[URI, URIConstraints()]
 AbsoluteURI: TypeAlias = Annotated[URI, URIConstraints(absolute=True)]
 #: An ``http`` or ``https`` URI with a non-empty host (RFC 9110 §4.2.1, §4.2.2).
 HttpURL: TypeAlias = Annotated[URI, URIConstraints(schemes=("http", "https"), host_required=True)]
+#: An ``http`` or ``https`` URI whose host is a public DNS name or a public IP address
+#: in any spelling (``urikit.security.check_host``), without userinfo, on a port from
+#: 1 to 65535.  Narrow it further with ``URIConstraints`` (``ports={443}``).
+PublicHttpURL: TypeAlias = Annotated[
+    URI,
+    URIConstraints(
+        schemes=("http", "https"),
+        host_required=True,
+        public_host=True,
+        userinfo=False,
+        ports=range(1, 65536),
+    ),
+]
 #: Any IRI-reference (RFC 3987 §2.2).
 IRIReference: TypeAlias = Annotated[IRI, URIConstraints()]
 #: An absolute-IRI (RFC 3987 §2.2): a scheme, and no fragment.

@@ -23,9 +23,22 @@ import rfc3986_oracle as oracle
 
 import urikit
 from urikit import IRI, URI, URIError
+from urikit._template_syntax import is_uri_template
+from urikit.dsn import parse_dsn
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
 from urikit.schemes import DEFAULT_REGISTRY
-from urikit.security import is_internal_address, lenient_ipv4, redirect_findings
+from urikit.security import (
+    HostError,
+    PeerGuard,
+    UnsafeRedirectError,
+    check_host,
+    is_dns_name,
+    is_internal_address,
+    is_public_dns_name,
+    is_public_host,
+    lenient_ipv4,
+    redirect_findings,
+)
 from urikit.security.audit import innermost
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
@@ -459,6 +472,72 @@ def target_redirect(draw: Draw) -> None:
     iri = _reference(target, iri=True)
     if iri is not None:  # an IRI target is judged too, never raised on
         assert isinstance(urikit.is_safe_redirect(iri, base=base, allowed_hosts=hosts), bool)
+
+
+def target_hosts(draw: Draw) -> None:
+    """``check_host`` and its yes-or-no forms: a ``HostError`` or a pass, and they agree."""
+    public = draw.flag()
+    (text,) = draw.texts(1)
+    try:
+        check_host(text, public=public)
+    except HostError as error:
+        assert 0 <= (error.position or 0) <= len(text), error
+        assert error.code != "internal-address" or is_internal_address(error.address)  # type: ignore[arg-type]
+        passed = False
+    else:
+        passed = True
+    if public:
+        assert is_public_host(text) == passed
+    assert is_public_dns_name(text) <= is_dns_name(text)
+    assert is_public_dns_name(text) <= is_public_host(text)
+
+
+def target_redirect_guard(draw: Draw) -> None:
+    """``PeerGuard.check_redirect``: ``UnsafeRedirectError``, or ``URIError`` for a bad base."""
+    hosts = draw.pick((None, ("example.com",), (".example.org",)))
+    location, base = draw.texts(2)
+    guard = PeerGuard(allowed_networks=["127.0.0.0/8"], allowed_redirect_hosts=hosts)
+    try:
+        guard.check_redirect(location, base)
+    except UnsafeRedirectError as refusal:
+        assert refusal.code and refusal.reason, refusal
+    except URIError:
+        b = _reference(base, iri=False)
+        assert b is None or b.scheme is None or _port_above_limit(b), base
+
+
+# -- multi-host connection strings and JSON Schema formats ----------------------------------
+
+
+def target_dsn(draw: Draw) -> None:
+    """``parse_dsn``: a ``URIError`` that points into the text, or a DSN read back alike."""
+    (text,) = draw.texts(1)
+    try:
+        dsn = parse_dsn(text)
+    except URIError as error:
+        assert error.position is not None and 0 <= error.position <= len(text), error
+        return
+    assert dsn.text == text and parse_dsn(text) == dsn
+    assert all(port is None or 1 <= port <= 65535 for _, port in dsn.hosts)
+    assert str(dsn) == dsn.redacted() and repr(dsn) == f"DSN({dsn.redacted()!r})"
+    if not dsn._spans:
+        assert str(dsn) == text  # nothing secret: nothing masked
+
+
+def target_formats(draw: Draw) -> None:
+    """The JSON Schema format checks: a bool for any text, each the rule it names."""
+    from urikit.jsonschema import FORMATS
+
+    name = draw.pick(sorted(FORMATS))
+    (text,) = draw.texts(1)
+    result = FORMATS[name](text)
+    assert isinstance(result, bool)
+    rules = {"uri": "URI", "uri-reference": "URI-reference", "iri": "IRI"}
+    rules["iri-reference"] = "IRI-reference"
+    if name == "uri-template":
+        assert result == is_uri_template(text)
+    else:
+        assert result == urikit.is_valid(text, rules[name])
 
 
 # -- the query (§3.4) -------------------------------------------------------------------
