@@ -89,7 +89,7 @@ def test_the_refusal_reads_in_a_model() -> None:
     with pytest.raises(ValidationError) as caught:
         Hook(url="http://169.254.169.254/latest/meta-data/")
     text = str(caught.value)
-    assert "uri_internal_address" in text and "link-local" in text
+    assert "uri_internal_address" in text and "169.254.0.0/16, Link Local" in text
 
 
 def test_ports_narrow_the_field() -> None:

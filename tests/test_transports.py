@@ -129,7 +129,10 @@ def test_the_guard_refuses_any_internal_address() -> None:
     guard = PeerGuard(resolver=names())
     with pytest.raises(InternalPeerError) as caught:
         guard.addresses("public.example.com", 80)
-    assert (caught.value.address, caught.value.reason) == ("127.0.0.1", "loopback")
+    assert (caught.value.address, caught.value.reason) == (
+        "127.0.0.1",
+        "in 127.0.0.0/8, Loopback (RFC 1122 §3.2.1.3), not globally reachable",
+    )
     assert "public.example.com" in str(caught.value) and "127.0.0.1" in str(caught.value)
     allowing = PeerGuard(resolver=names(), allowed_networks=LOOPBACK)
     assert allowing.addresses("public.example.com", 80) == [ipaddress.ip_address("127.0.0.1")]
@@ -214,7 +217,7 @@ def test_httpx_refuses_an_internal_peer(server: Server) -> None:
                 ipaddress.ip_address("127.0.0.1"),
                 ipaddress.ip_address("::ffff:127.0.0.1"),
             )
-            assert "loopback" in str(error) and error.address in str(error)
+            assert "Loopback" in str(error) and error.address in str(error)
     assert server.seen == []  # nothing was sent
 
 
