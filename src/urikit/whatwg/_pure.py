@@ -105,11 +105,17 @@ class RecordStore:
         self._url = api_url_parser(text, base, encoding, errors)
         return self
 
+    @classmethod
+    def _construct_directly(cls) -> None:
+        """The compiled store's class call without an argument tuple; here ``cls(...)``
+        is already ``__new__`` alone."""
+
     @staticmethod
-    def can_parse(text: str, base: str | None = None) -> bool:
-        """Whether ``text`` parses against ``base`` (URL.canParse, §6.1)."""
+    def can_parse(input: object, base: object = None) -> bool:
+        """Whether ``URL(input, base)`` would succeed (``URL.canParse()``, §6.1)."""
+        text, base_text = coerce(input, base)
         try:
-            api_url_parser(text, base)
+            api_url_parser(text, base_text)
         except URLParseError:
             return False
         return True

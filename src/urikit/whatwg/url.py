@@ -272,17 +272,6 @@ class URL(_Store):
         self._assign(record)
 
     @classmethod
-    def can_parse(cls, input: Input, base: Input | None = None) -> bool:
-        """Whether ``URL(input, base)`` would succeed (``URL.canParse()``, §6.1)."""
-        if isinstance(input, str) and (base is None or isinstance(base, str)):
-            return _Store.can_parse(input, base)
-        try:
-            cls(input, base)
-        except URLParseError:
-            return False
-        return True
-
-    @classmethod
     def parse(cls, input: Input, base: Input | None = None) -> Self | None:
         """``URL(input, base)``, or ``None`` where it would fail (``URL.parse()``)."""
         try:
@@ -309,3 +298,6 @@ def _scalar(value: str) -> str:
     from .parser import scalar_value_string
 
     return scalar_value_string(value)
+
+
+URL._construct_directly()
