@@ -3,7 +3,8 @@
 The laws are Hypothesis properties on assembled, mutated and arbitrary texts, on each
 implementation: the href of a URL parses to the same href; setting a component to what
 its getter returned changes nothing (but for the three documented cases: an empty query,
-an empty fragment, the null host of a URL that is not special); any str input gives a URL or a URLParseError and nothing else.
+an empty fragment, the null host of a URL that is not special); any str input gives a URL
+or a URLParseError and nothing else.
 """
 
 from __future__ import annotations
