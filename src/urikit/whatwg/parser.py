@@ -118,13 +118,14 @@ def basic_url_parser(
     text = scalar_value_string(text)
     original = text
     offsets: list[int] | None = None  # each code point's offset in the original input
+    lead = 0  # the C0 controls and spaces trimmed from its start
     if url is None:
         url = URLRecord()
         trimmed = text.strip(_C0_OR_SPACE)
         if trimmed != text:
             errors.append(("invalid-URL-unit", 0))
-            start = len(text) - len(text.lstrip(_C0_OR_SPACE))
-            offsets = list(range(start, start + len(trimmed)))
+            lead = len(text) - len(text.lstrip(_C0_OR_SPACE))
+            offsets = list(range(lead, lead + len(trimmed)))
             text = trimmed
     if "\t" in text or "\n" in text or "\r" in text:
         where = offsets if offsets is not None else list(range(len(text)))
@@ -145,9 +146,17 @@ def basic_url_parser(
     password: list[str] = []
     fragment: list[str] = []
 
+    def offset(at: int) -> int:
+        """The offset in the input of position ``at`` of the text parsed (its end after
+        its last code point)."""
+        if offsets is None:
+            return at
+        if 0 <= at < len(offsets):
+            return offsets[at]
+        return offsets[-1] + 1 if offsets else lead
+
     def fail(name: str, at: int, detail: str = "") -> URLParseError:
-        where = offsets[at] if offsets is not None and at < len(offsets) else at
-        return URLParseError(name, original, where, detail=detail)
+        return URLParseError(name, original, offset(at), detail=detail)
 
     def host_or_fail(buffer: str, at: int) -> object:
         sub: ValidationErrors = []
@@ -561,8 +570,5 @@ def basic_url_parser(
     if fragment:
         url.fragment = (url.fragment or "") + "".join(fragment)
     if offsets is not None:
-        errors[mark:] = [
-            (name, offsets[at] if 0 <= at < len(offsets) else len(original))
-            for name, at in errors[mark:]
-        ]
+        errors[mark:] = [(name, offset(at)) for name, at in errors[mark:]]
     return url

@@ -82,6 +82,7 @@ static wu_status ipv6_parse(const wu_input *in, Py_ssize_t start, Py_ssize_t end
                 return WU_ERR_IPV4_IN_IPV6_INVALID_CODE_POINT;
             }
             pointer -= length;
+            *where = pointer;
             if (piece_index > 6) {
                 return WU_ERR_IPV4_IN_IPV6_TOO_MANY_PIECES;
             }
