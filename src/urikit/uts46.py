@@ -363,18 +363,23 @@ def _domain_parser_to_ascii(domain: str, be_strict: bool) -> str:
                     ignore_invalid_punycode=False)  # fmt: skip
 
 
-def domain_parser(domain: str, be_strict: bool = False) -> tuple[str, IDNAError | None]:
+def domain_parser(
+    domain: str, be_strict: bool = False, validate: bool = True
+) -> tuple[str, IDNAError | None]:
     """URL Standard §3.3, the domain parser: the ASCII domain, and the failure of the strict
-    ToASCII (a domain-to-ASCII validation error) or ``None``.
+    ToASCII (a domain-to-ASCII validation error) or ``None``; without ``validate`` and
+    ``be_strict``, that strict ToASCII, which only reports, is not run.
 
     Raises :class:`IDNAError` for failure.
     """
     # 1-2. The strict result, whose failure is a validation error.
     strict_error = None
-    try:
-        strict_result = _domain_parser_to_ascii(domain, True)
-    except IDNAError as e:
-        strict_error = e
+    strict_result = ""
+    if validate or be_strict:
+        try:
+            strict_result = _domain_parser_to_ascii(domain, True)
+        except IDNAError as e:
+            strict_error = e
     # 3. If beStrict is true, its failure is failure.
     if be_strict:
         if strict_error is not None:

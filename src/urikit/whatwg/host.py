@@ -48,8 +48,11 @@ def is_url_code_point(ch: str) -> bool:
     return (cp & 0xFFFE) != 0xFFFE
 
 
-def host_parser(text: str, is_opaque: bool, errors: ValidationErrors) -> Host:
-    """The host parser (§3.5)."""
+def host_parser(
+    text: str, is_opaque: bool, errors: ValidationErrors, validate: bool = True
+) -> Host:
+    """The host parser (§3.5); without ``validate``, the domain-to-ASCII validation error
+    is not looked for (the domain parser's strict ToASCII, §3.3 step 1)."""
     # 1. An IPv6 address in brackets.
     if text.startswith("["):
         if not text.endswith("]"):
@@ -65,7 +68,7 @@ def host_parser(text: str, is_opaque: bool, errors: ValidationErrors) -> Host:
     domain = percent_decode_string(text).decode("utf-8", "replace")
     # 5-6. The domain parser.
     try:
-        ascii_domain, strict_error = uts46.domain_parser(domain, False)
+        ascii_domain, strict_error = uts46.domain_parser(domain, False, validate)
     except uts46.IDNAError as e:
         raise URLParseError("domain-to-ASCII", text, 0, detail=str(e.reason)) from None
     if strict_error is not None:

@@ -113,6 +113,9 @@ def basic_url_parser(
     errors: ValidationErrors | None = None,
 ) -> URLRecord:
     """The basic URL parser (§4.4)."""
+    # Without a list to collect them, the validation errors are not looked for where
+    # that costs a step of its own (the strict ToASCII of the domain parser).
+    validate = errors is not None
     if errors is None:
         errors = []
     text = scalar_value_string(text)
@@ -161,7 +164,7 @@ def basic_url_parser(
     def host_or_fail(buffer: str, at: int) -> object:
         sub: ValidationErrors = []
         try:
-            host = host_parser(buffer, not url.is_special, sub)
+            host = host_parser(buffer, not url.is_special, sub, validate)
         except URLParseError as e:
             raise fail(e.validation_error, at + (e.position or 0), e.detail) from None
         errors.extend((name, at + offset) for name, offset in sub)

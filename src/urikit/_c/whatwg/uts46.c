@@ -538,6 +538,9 @@ int wu_domain_to_ascii(const Py_UCS4 *domain, Py_ssize_t len, wu_buffer *out)
     cps mapped = {NULL, 0, 0}, labels = {NULL, 0, 0};
     Py_ssize_t *bounds = NULL; /* start and end of each label in labels.data */
     int result = -1;
+    if (cps_reserve(&mapped, len) < 0 || cps_reserve(&labels, len) < 0) {
+        goto done; /* both allocated, even when empty */
+    }
     /* 1. Map. */
     for (Py_ssize_t i = 0; i < len; i++) {
         unsigned v = idna_value(domain[i]);
