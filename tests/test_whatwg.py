@@ -9,6 +9,7 @@ or a URLParseError and nothing else.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import pickle
 from types import ModuleType
@@ -16,6 +17,7 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from linear import assert_linear
 from whatwg_strategies import any_urls, web_urls, wpt_inputs
 
 import urikit
@@ -242,3 +244,35 @@ def test_domain_functions_are_exported(whatwg: ModuleType) -> None:
     assert whatwg.domain_to_ascii("i❤.ws") == "xn--i-7iq.ws"
     assert whatwg.domain_to_unicode("xn--i-7iq.ws") == "i❤.ws"
     assert whatwg.URL("http://i%E2%9D%A4.ws/").host == whatwg.URL("http://xn--i-7iq.ws/").host
+
+
+# -- linear time on hostile shapes (tests/linear.py) -------------------------------------------
+
+HOSTILE = {
+    "path": lambda n: "http://h/" + "a/" * (n // 2),
+    "dot segments": lambda n: "http://h/" + "../" * (n // 3),
+    "fragment": lambda n: "http://h/#" + "a b" * (n // 3),
+    "opaque path": lambda n: "sc:" + "a " * (n // 2) + "x",
+    "query": lambda n: "http://h/?" + "a=%zz&" * (n // 6),
+    "at signs": lambda n: "http://" + "a@" * (n // 2) + "h/",
+    "userinfo": lambda n: "http://" + "a:" * (n // 2) + "@h/",
+    "tabs": lambda n: "http://h/" + "\t" * n,
+    "IPv6": lambda n: "http://[" + "1:" * (n // 2) + "]/",
+    "percent host": lambda n: "http://" + "%41" * (n // 3) + "/",
+    "long host": lambda n: "http://" + "a" * n + "/",
+    "IDN host": lambda n: "http://" + "ü" * n + "/",
+    "distinct code points": lambda n: (
+        "http://" + "".join(map(chr, range(0x4E00, 0x4E00 + n // 4))) + "/"
+    ),
+    "combining marks": lambda n: "http://a" + "\u0301\u0316" * (n // 8) + "/",
+    "labels": lambda n: "http://" + "a." * (n // 2) + "com/",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_linear_time(whatwg: ModuleType, shape: str) -> None:
+    def parse(text: str) -> None:
+        with contextlib.suppress(whatwg.URLParseError):
+            whatwg.URL(text)
+
+    assert_linear(HOSTILE[shape], parse, 40_000 if not whatwg.compiled else 300_000)
