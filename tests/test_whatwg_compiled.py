@@ -115,3 +115,13 @@ def test_surrogates_and_controls() -> None:
     for text in ["http://h/\ud800", "http://h/\ud83d\ude00", " \thttp://h/\n ", "\x00http://a\r/",
                  "http://\ud800/", "sc://\udfff\ud800/", "http://h:80\t80/"]:  # fmt: skip
         _agree(text)
+
+
+@pytest.mark.parametrize("encoding", ["windows-1252", "shift_jis", "utf-8"])
+def test_legacy_encodings_through_the_readable_parser(encoding: str) -> None:
+    text = "https://h/p?q=\u20ac\u2212#\u20ac"
+    expected = PURE.URL(text, encoding=encoding).href
+    assert COMPILED.URL(text, encoding=encoding).href == expected
+    errors: list[tuple[str, int]] = []
+    assert COMPILED.URL._parse(text, None, encoding, errors).href == expected
+    assert COMPILED.URL._parse(text, None).href == PURE.URL(text).href

@@ -150,6 +150,7 @@ static int prepare(PyObject *text, prepared *p)
     p->map = PyMem_Malloc((size_t)(hi - lo + 1) * sizeof(Py_ssize_t));
     if (p->map == NULL) {
         PyMem_Free(all);
+        Py_CLEAR(p->scalar);
         PyErr_NoMemory();
         return -1;
     }
@@ -313,8 +314,11 @@ static PyObject *store_by_python(PyTypeObject *cls, PyObject *text, PyObject *ba
         || import_name(&py_serialize, "urikit.whatwg.record", "serialize") == NULL) {
         return NULL;
     }
-    PyObject *record = PyObject_CallFunctionObjArgs(py_api_parser, text, base ? base : Py_None,
-                                                    encoding ? encoding : Py_None, errors ? errors : Py_None, NULL);
+    PyObject *record = encoding != NULL && encoding != Py_None
+                           ? PyObject_CallFunction(py_api_parser, "OOOO", text, base ? base : Py_None,
+                                                   encoding, errors ? errors : Py_None)
+                           : PyObject_CallFunction(py_api_parser, "OOsO", text, base ? base : Py_None,
+                                                   "utf-8", errors ? errors : Py_None);
     if (record == NULL) {
         return NULL;
     }

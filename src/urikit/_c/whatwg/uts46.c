@@ -40,9 +40,11 @@ typedef struct {
     Py_ssize_t len, cap;
 } cps;
 
+/* Room for more code points; the array is allocated even for none, so that data is never
+ * NULL once reserved. */
 static int cps_reserve(cps *a, Py_ssize_t more)
 {
-    if (a->len + more <= a->cap) {
+    if (a->len + more <= a->cap && a->data != NULL) {
         return 0;
     }
     Py_ssize_t cap = a->cap * 2 + more + 16;
@@ -588,7 +590,7 @@ int wu_domain_to_ascii(const Py_UCS4 *domain, Py_ssize_t len, wu_buffer *out)
             if (r > 0 && cps_reserve(&labels, decoded.len) < 0) {
                 r = -1;
             }
-            if (r > 0) {
+            if (r > 0 && decoded.len > 0) {
                 memcpy(labels.data + labels.len, decoded.data, (size_t)decoded.len * sizeof(Py_UCS4));
                 labels.len += decoded.len;
             }
