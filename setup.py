@@ -67,9 +67,10 @@ columns = Extension(
 )
 
 WHATWG = "src/urikit/_c/whatwg"
+WHATWG_UNITS = ("buffer", "host", "uts46", "fast", "parser", "module")
 whatwg = Extension(
     "urikit._whatwg",
-    sources=[f"{WHATWG}/{unit}.c" for unit in ("buffer", "host", "uts46", "fast", "parser", "module")],
+    sources=[f"{WHATWG}/{unit}.c" for unit in WHATWG_UNITS],
     depends=[f"{WHATWG}/whatwg.h", f"{WHATWG}/uts46_tables.h"],
     optional=not STRICT,
 )
