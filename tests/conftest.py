@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # tests/ holds shared helpers (strategies.py, abnf_oracle.py) imported by name.
@@ -25,3 +26,11 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def whatwg(request: pytest.FixtureRequest) -> object:
+    """``urikit.whatwg`` on each implementation (``tests/whatwg_twins.py``)."""
+    import whatwg_twins
+
+    return whatwg_twins.select(request.param)

@@ -26,6 +26,7 @@ FLOORS: dict[str, int] = {
     "types": 0,
     "_scheme_data": 0,
     "_contracts": 0,
+    "_uts46_data": 0,
     # 1: encodings, the scheme registry, components, the grammar's walks
     "percent": 1,
     "schemes": 1,
@@ -36,6 +37,10 @@ FLOORS: dict[str, int] = {
     "_store": 1,
     "_columns": 1,
     "_template_syntax": 1,
+    "punycode": 1,
+    "_nfc": 1,
+    "uts46": 1,
+    "_whatwg": 1,
     # 2: the RFC operations, on component text
     "resolve": 2,
     "legacy": 2,
@@ -57,6 +62,7 @@ FLOORS: dict[str, int] = {
     "text": 4,
     "security": 4,
     "dsn": 4,
+    "whatwg": 4,
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,

@@ -22,7 +22,7 @@ from typing import Protocol, TypeVar
 import rfc3986_oracle as oracle
 
 import urikit
-from urikit import IRI, URI, URIError
+from urikit import IRI, URI, URIError, whatwg
 from urikit._template_syntax import is_uri_template
 from urikit.dsn import parse_dsn
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
@@ -714,6 +714,68 @@ def target_validate(draw: Draw) -> None:
         assert 0 <= error.position <= len(text)
     else:
         assert valid
+
+
+# -- the WHATWG reading: the URL Standard and UTS #46 -------------------------------------
+
+WHATWG_BASES = ("http://example.org/foo/bar", "file:///C:/a", "sc://x/y", "about:blank")
+WHATWG_SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port",
+                  "pathname", "search", "hash")  # fmt: skip
+
+
+def target_whatwg(draw: Draw) -> None:
+    """``whatwg.URL``: a URL whose href parses to itself, or a ``URLParseError``; every
+    setter either keeps a URL that parses to its href or, for href, raises."""
+    use_base = draw.flag()
+    base = draw.pick(WHATWG_BASES) if use_base else None
+    setter = draw.pick(WHATWG_SETTERS)
+    text, value = draw.texts(2)
+    try:
+        url = whatwg.URL(text, base)
+    except whatwg.URLParseError:
+        assert not whatwg.URL.can_parse(text, base)
+        return
+    assert whatwg.URL.can_parse(text, base)
+    assert whatwg.URL(url.href).href == url.href
+    assert whatwg.components(url.href)[0] == url.href
+    url.search_params.sort()
+    with contextlib.suppress(whatwg.URLParseError):
+        setattr(url, setter, value)
+    assert whatwg.URL(url.href).href == url.href
+    assert pickle.loads(pickle.dumps(url)) == url
+
+
+def target_whatwg_checked(draw: Draw) -> None:
+    """``URL.checked``: the same URL as ``URL``, with report spans inside the input."""
+    (text,) = draw.texts(1)
+    try:
+        url, reports = whatwg.URL.checked(text)
+    except whatwg.URLParseError as error:
+        assert error.position is None or 0 <= error.position <= len(text)
+        return
+    assert url == whatwg.URL(text)
+    assert all(0 <= r.span[0] <= r.span[1] <= len(text) for r in reports)
+
+
+def target_uts46(draw: Draw) -> None:
+    """``domain_to_ascii`` (an ASCII result that maps to itself, or ``IDNAError``) and
+    ``domain_to_unicode`` (never raises)."""
+    strict = draw.flag()
+    (text,) = draw.texts(1)
+    try:
+        result = whatwg.domain_to_ascii(text, strict)
+    except whatwg.IDNAError:
+        pass
+    else:
+        assert result.isascii() and whatwg.domain_to_ascii(result, strict) == result
+    assert isinstance(whatwg.domain_to_unicode(text), str)
+
+
+def target_search_params(draw: Draw) -> None:
+    """``URLSearchParams``: its serialization parses back to the same pairs."""
+    (text,) = draw.texts(1)
+    params = whatwg.URLSearchParams(text)
+    assert list(whatwg.URLSearchParams(str(params))) == list(params)
 
 
 TARGETS: dict[str, Callable[[Draw], None]] = {
