@@ -55,6 +55,7 @@ FLOORS: dict[str, int] = {
     "views": 4,
     "text": 4,
     "security": 4,
+    "sites": 4,
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,
@@ -78,6 +79,7 @@ PUBLIC = {
     "urikit.validate",
     "urikit.text",
     "urikit.security",
+    "urikit.sites",
     "urikit.arrow",
 }
 
