@@ -267,6 +267,8 @@ registrable_domain='a.github.io', rule='github.io', section='private')
             rule = "!" + ".".join(labels[-count - 1 :])
         elif kind == "wildcard exception":
             rule = "!*." + ".".join(labels[-count:])
+        elif kind == "wildcard parent":
+            rule = "*." + ".".join(labels[-count:])
         else:
             rule = "*"
         return SuffixMatch(domain, public, registrable, rule, section)  # type: ignore[arg-type]
@@ -311,6 +313,21 @@ def _origin(value: URI | IRI | str) -> tuple[str, str] | None:
     return origin.scheme, origin.host
 
 
+def _bundled_table() -> Table:
+    """The compiled table of the list that ships with urikit (``_table``, generated)."""
+    from . import _table as t
+
+    fields = {
+        "index_width": str(t.INDEX_WIDTH),
+        "edge_start": t.EDGE_START,
+        "edge_labels": t.EDGE_LABELS,
+        "edge_targets": t.EDGE_TARGETS,
+        "answer_sets": t.ANSWER_SETS,
+        "node_answers": t.NODE_ANSWERS,
+    }
+    return table_from_text(fields, t.VERSION or None, t.COMMIT or None)
+
+
 _DEFAULT: SuffixList | None = None
 
 
@@ -321,17 +338,7 @@ def default_list() -> SuffixList:
     """
     global _DEFAULT
     if _DEFAULT is None:
-        from . import _table as t
-
-        fields = {
-            "index_width": str(t.INDEX_WIDTH),
-            "edge_start": t.EDGE_START,
-            "edge_labels": t.EDGE_LABELS,
-            "edge_targets": t.EDGE_TARGETS,
-            "answer_sets": t.ANSWER_SETS,
-            "node_answers": t.NODE_ANSWERS,
-        }
-        _DEFAULT = SuffixList(table_from_text(fields, t.VERSION or None, t.COMMIT or None))
+        _DEFAULT = SuffixList(_bundled_table())
     return _DEFAULT
 
 

@@ -36,6 +36,12 @@ number of labels is the same.  Among exception rules (steps 3 and 5), the one wi
 most labels prevails.  Each node carries the answers twice: with every rule, and with
 the ICANN section's rules only.
 
+A wildcard rule ``*.X`` also stands for the rule ``X``, as browsers, libpsl and the
+list's own linter read it: the list names ``*.kobe.jp`` and ``!city.kobe.jp`` but not
+``kobe.jp``, and its tests take ``kobe.jp`` for the public suffix of ``city.kobe.jp``.
+Read literally, the algorithm would make ``kobe.jp`` itself a registrable domain
+(``docs/deviations.md``).
+
 The table is plain data, so that code in another language can read it as well:
 
 * nodes are numbered breadth-first from the root, 0; every edge leads to a node of a
@@ -62,8 +68,10 @@ from typing import Final
 from ._rules import WILDCARD, Rule, RuleList
 
 #: The kinds of prevailing rule, by their number in an answer.
-KINDS: Final = ("implicit", "normal", "wildcard", "exception", "wildcard exception")
-IMPLICIT, NORMAL, WILD, EXCEPTION, WILD_EXCEPTION = range(5)
+KINDS: Final = (
+    "implicit", "normal", "wildcard", "exception", "wildcard exception", "wildcard parent"
+)  # fmt: skip
+IMPLICIT, NORMAL, WILD, EXCEPTION, WILD_EXCEPTION, PARENT = range(6)
 
 COUNT_MASK: Final = 0xFF
 KIND_SHIFT: Final = 8
@@ -162,23 +170,35 @@ def _answer(count: int, kind: int, rule: Rule) -> int:
     return count | kind << KIND_SHIFT | section << SECTION_SHIFT
 
 
-def _matched(prevailing: _Prevailing, rules: Iterable[Rule], icann: bool) -> _Prevailing:
-    """``prevailing`` once ``rules``, which match the path too, are noted (steps 1, 3, 4)."""
+def _matched(
+    prevailing: _Prevailing, rules: Iterable[Rule], icann: bool, *, parents: bool = False
+) -> _Prevailing:
+    """``prevailing`` once ``rules``, which match the path too, are noted (steps 1, 3, 4).
+
+    With ``parents``, ``rules`` are wildcard rules ``*.X`` and what is noted is the rule
+    ``X`` each stands for (see the module's description); exceptions stand for nothing.
+    """
     longest, exception = prevailing.longest, prevailing.exception
     for rule in rules:
         if icann and rule.section != "icann":
             continue
-        size = len(rule.labels)
         wildcard = rule.labels[0] == WILDCARD
-        # At the same length: ICANN before private, then a rule without "*" (rank).
-        rank = (rule.section == "icann") * 2 + (not wildcard)
+        size = len(rule.labels)
+        if parents:
+            if rule.kind == "exception" or size < 2:
+                continue
+            size -= 1
+        # At the same length: ICANN before private, then a rule as written before one
+        # with a "*", before one a wildcard stands for.
+        rank = (rule.section == "icann") * 4 + (0 if parents else 1 if wildcard else 2)
         if rule.kind == "exception":
             kind = WILD_EXCEPTION if wildcard else EXCEPTION
             candidate = (size, rank, _answer(size - 1, kind, rule))  # step 5
             if exception is None or candidate[:2] > exception[:2]:
                 exception = candidate
         else:
-            candidate = (size, rank, _answer(size, WILD if wildcard else NORMAL, rule))
+            kind = PARENT if parents else WILD if wildcard else NORMAL
+            candidate = (size, rank, _answer(size, kind, rule))
             if candidate[:2] > longest[:2]:
                 longest = candidate
     return _Prevailing(longest, exception)
@@ -203,12 +223,13 @@ def compile_rules(rule_list: RuleList) -> Table:
         for child in node.children.values():
             number = len(order)
             order.append(child)
-            # The child's label matches the child's rules and the node's wildcards.
+            # The child's label matches the child's rules, the node's wildcards, and
+            # the rules the child's wildcards stand for.
             spelled = [*child.rules, *node.wildcards]
             every, icann_only = matched[id(node)]
             matched[id(child)] = (
-                _matched(every, spelled, False),
-                _matched(icann_only, spelled, True),
+                _matched(_matched(every, spelled, False), child.wildcards, False, parents=True),
+                _matched(_matched(icann_only, spelled, True), child.wildcards, True, parents=True),
             )
             edges += [(form, number) for form in child.forms]
         edge_start.append(len(edge_labels))
