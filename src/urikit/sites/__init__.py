@@ -271,7 +271,7 @@ registrable_domain='a.github.io', rule='github.io', section='private')
             rule = "*." + ".".join(labels[-count:])
         else:
             rule = "*"
-        return SuffixMatch(domain, public, registrable, rule, section)  # type: ignore[arg-type]
+        return SuffixMatch(domain, public, registrable, rule, section)
 
     def same_site(
         self, a: URI | IRI | str, b: URI | IRI | str, *, schemeful: bool = True,

@@ -65,7 +65,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from ._rules import WILDCARD, Rule, RuleList
+from ._rules import WILDCARD, Rule, RuleList, Section
 
 #: The kinds of prevailing rule, by their number in an answer.
 KINDS: Final = (
@@ -77,7 +77,7 @@ COUNT_MASK: Final = 0xFF
 KIND_SHIFT: Final = 8
 KIND_MASK: Final = 0x7
 SECTION_SHIFT: Final = 11
-SECTIONS: Final = ("icann", "private")
+SECTIONS: Final[tuple[Section, Section]] = ("icann", "private")
 
 #: The answer of the implicit rule "*" (step 2): one label.
 IMPLICIT_ANSWER: Final = 1
@@ -247,7 +247,7 @@ def compile_rules(rule_list: RuleList) -> Table:
     )
 
 
-def answer_parts(answer: int) -> tuple[int, str, str | None]:
+def answer_parts(answer: int) -> tuple[int, str, Section | None]:
     """An answer's (labels of the public suffix, kind of rule, section or None)."""
     kind = KINDS[answer >> KIND_SHIFT & KIND_MASK]
     section = None if kind == "implicit" else SECTIONS[answer >> SECTION_SHIFT & 1]
