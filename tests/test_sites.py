@@ -350,6 +350,7 @@ def test_from_file(tmp_path: Path) -> None:
         ("!!a.b", "'!' may only begin a rule"),
         ("!b", "an exception rule needs at least two labels"),
         ("!", "has an empty label"),
+        ("a.\ud800", "line 1: rule 'a.\\ud800': surrogates not allowed at character 2"),
     ],
 )
 def test_rules_the_algorithm_cannot_read(text: str, message: str) -> None:

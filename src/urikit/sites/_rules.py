@@ -12,10 +12,11 @@ the ICANN section, the names a registry delegates; every other rule (the section
 *private* rule, a name whose owner asked to be listed.  The header comments
 ``// VERSION: ...`` and ``// COMMIT: ...`` say which list it is.
 
-Three kinds of rule text are refused with a :class:`ValueError` that names the line: an
+Four kinds of rule text are refused with a :class:`ValueError` that names the line: an
 empty label (``a..b``, ``.b``, ``a.``), a ``*`` that is not the leftmost label or not a
 whole label (``a.*.b``, ``*a.b``; the list has never held one, and browsers read none),
-and an exception rule of one label, which would leave no public suffix at all.
+an exception rule of one label, which would leave no public suffix at all, and a lone
+surrogate, which no UTF-8 list can hold.
 """
 
 from __future__ import annotations
@@ -80,6 +81,11 @@ def _rule(word: str, section: Section, number: int) -> Rule:
     where = f"line {number}: rule {word!r}"
     if "" in labels:
         raise ValueError(f"{where} has an empty label")
+    if not word.isascii():
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{where}: {exc.reason} at character {exc.start}") from None
     for index, label in enumerate(labels):
         if WILDCARD in label and (label != WILDCARD or index > 0):
             raise ValueError(f"{where}: '*' may only be the whole leftmost label")
