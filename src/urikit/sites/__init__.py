@@ -55,6 +55,7 @@ Host: TypeAlias = "str | URI | IRI"
 _Node: TypeAlias = "tuple[dict[str, _Node], int, int, int, int]"
 
 _HEX_DIGITS = frozenset("0123456789abcdef")
+_REFERENCES = (URI, IRI)
 
 #: The URL Standard's forbidden domain code points (§3.5): a host holding one is no domain.
 _forbidden = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]").search
@@ -74,10 +75,10 @@ def _ends_in_a_number(label: str) -> bool:
 
 def _text(host: Host) -> str | None:
     """The text of ``host``: itself, or the host of a URI or IRI (None if it has none)."""
+    if isinstance(host, _REFERENCES):
+        return host.host
     if isinstance(host, str):
         return host
-    if isinstance(host, (URI, IRI)):
-        return host.host
     raise TypeError(f"a host is a str, URI or IRI, not {type(host).__name__}")
 
 
@@ -208,14 +209,13 @@ class SuffixList:
             node = child
         return node[1] if private else node[3]
 
-    def _last_labels(self, host: Host, private: bool, extra: int) -> str | None:
-        """The last ``count + extra`` labels of ``host`` (``count`` those of its public
-        suffix), with its trailing dot; None if it names no domain or has fewer."""
-        text = _text(host)
-        if self._find_in_c is not None and text is not None:
-            found = self._find_in_c(text, private, extra)
-            if found is not NotImplemented:
-                return found  # type: ignore[no-any-return]
+    def _last_labels(self, text: str | None, private: bool, extra: int) -> str | None:
+        """The last ``count + extra`` labels of the host ``text`` (``count`` those of its
+        public suffix), with its trailing dot; None if it names no domain or has fewer.
+
+        The compiled core answers an ASCII host in C (``_speedups_sites.h``), as this
+        does; the public methods ask it first.
+        """
         read = _read(text)
         if read is None:
             return None
@@ -232,7 +232,12 @@ class SuffixList:
         >>> default_list().public_suffix("www.example.co.uk")
         'co.uk'
         """
-        return self._last_labels(host, private, 0)
+        text = host if type(host) is str else _text(host)
+        if self._find_in_c is not None and text is not None:
+            found = self._find_in_c(text, private, 0)
+            if found is not NotImplemented:
+                return found  # type: ignore[no-any-return]
+        return self._last_labels(text, private, 0)
 
     def registrable_domain(self, host: Host, *, private: bool = True) -> str | None:
         """The registrable domain of ``host``: its public suffix and one label more.
@@ -242,7 +247,12 @@ class SuffixList:
         >>> default_list().registrable_domain("www.example.co.uk")
         'example.co.uk'
         """
-        return self._last_labels(host, private, 1)
+        text = host if type(host) is str else _text(host)
+        if self._find_in_c is not None and text is not None:
+            found = self._find_in_c(text, private, 1)
+            if found is not NotImplemented:
+                return found  # type: ignore[no-any-return]
+        return self._last_labels(text, private, 1)
 
     def lookup(self, host: Host, *, private: bool = True) -> SuffixMatch | None:
         """The public suffix and registrable domain of ``host`` and the rule that decided.
