@@ -371,3 +371,12 @@ def test_the_bundled_list_says_which_it_is() -> None:
     assert default_list().version == version.group(1)
     assert default_list().commit == commit.group(1)
     assert default_list() is default_list()
+
+
+def test_the_docstring_examples() -> None:
+    import doctest
+
+    import urikit.sites
+
+    result = doctest.testmod(urikit.sites, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
