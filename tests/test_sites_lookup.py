@@ -22,6 +22,7 @@ import psl_oracle as oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from linear import assert_linear
 
 from urikit import URI, URIError
 from urikit.sites import SuffixList, _bundled_table, default_list, lookup
@@ -296,3 +297,37 @@ def test_first_use_with_the_network_blocked(pure: bool) -> None:
         [sys.executable, "-c", _OFFLINE], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout == "offline\n"
+
+
+# -- linear time on hostile hosts and lists -----------------------------------------------
+
+HOSTILE_HOSTS = {
+    "labels": lambda n: "a." * (n // 2) + "co.uk",
+    "one label": lambda n: "a" * n + ".com",
+    "upper case": lambda n: "A." * (n // 2) + "KAWASAKI.JP",
+    "percents": lambda n: "%61." * (n // 4) + "com",
+    "dots": lambda n: "." * n,
+    "non-ascii": lambda n: "é." * (n // 2) + "公司.cn",
+    "numbers": lambda n: "1." * (n // 2) + "1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_HOSTS))
+def test_hostile_hosts_take_linear_time(name: str) -> None:
+    def read(host: str) -> None:
+        DEFAULT.registrable_domain(host)
+        PURE.lookup(host)
+
+    assert_linear(HOSTILE_HOSTS[name], read)
+
+
+HOSTILE_LISTS = {
+    "repeated wildcards": lambda n: "*.a\n" * (n // 8) + "b.a\n" * (n // 8),
+    "deep rule": lambda n: "a." * (n // 2) + "b",
+    "many children": lambda n: "*.a\n!x.a\n" + "".join(f"{i}.a\n" for i in range(n // 8)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LISTS))
+def test_hostile_lists_take_linear_time(name: str) -> None:
+    assert_linear(HOSTILE_LISTS[name], SuffixList.from_text, 100_000)

@@ -65,7 +65,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from ._rules import WILDCARD, Rule, RuleList, Section
+from ._rules import WILDCARD, Kind, Rule, RuleList, Section
 
 #: The kinds of prevailing rule, by their number in an answer.
 KINDS: Final = (
@@ -123,12 +123,21 @@ class _Node:
 
     depth: int
     children: dict[str, _Node] = field(default_factory=dict)
-    #: the rules whose labels are the node's path (normal and exception rules)
-    rules: list[Rule] = field(default_factory=list)
-    #: the rules ``*.<path>``, which match one more label of any spelling
-    wildcards: list[Rule] = field(default_factory=list)
+    #: the rules whose labels are the node's path (normal and exception rules), and
+    #: the rules ``*.<path>``, which match one more label of any spelling: one of each
+    #: kind and section, the first written (the others are the same rule again)
+    spelled: dict[tuple[Kind, Section], Rule] = field(default_factory=dict)
+    wild: dict[tuple[Kind, Section], Rule] = field(default_factory=dict)
     #: the spellings of the label of the edge that leads here
     forms: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> list[Rule]:
+        return list(self.spelled.values())
+
+    @property
+    def wildcards(self) -> list[Rule]:
+        return list(self.wild.values())
 
 
 def _trie(rules: Iterable[Rule]) -> _Node:
@@ -142,7 +151,8 @@ def _trie(rules: Iterable[Rule]) -> _Node:
             if child is None:
                 child = node.children[forms[0]] = _Node(node.depth + 1, forms=forms)
             node = child
-        (node.wildcards if rule.labels[0] == WILDCARD else node.rules).append(rule)
+        kept = node.wild if rule.labels[0] == WILDCARD else node.spelled
+        kept.setdefault((rule.kind, rule.section), rule)
     return root
 
 
