@@ -170,6 +170,11 @@ def test_private_section() -> None:
     assert same_site("https://a.github.io/", "https://b.github.io/", private=False)
 
 
+def test_private_is_read_as_a_truth_value() -> None:
+    assert registrable_domain("a.github.io", private=0) == "github.io"  # type: ignore[arg-type]
+    assert public_suffix("a.github.io", private="yes") == "github.io"  # type: ignore[arg-type]
+
+
 def test_trailing_dot_is_kept() -> None:
     # URL Standard §3.5: the answers of a host that ends with "." end with it.
     assert public_suffix("example.com.") == "com."

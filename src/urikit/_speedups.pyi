@@ -90,7 +90,7 @@ def sites_table(
 ) -> object:
     """A capsule holding a compiled Public Suffix List (``urikit.sites._compile.Table``)."""
 
-def sites_find(table: object, host: str, private: bool, extra: int, /) -> Any:
+def sites_find(table: object, host: str, private: object, extra: int, /) -> Any:
     """The last ``count + extra`` labels of the ASCII ``host`` in lower case, ``count``
     those of its public suffix; ``None`` when it names no domain or has fewer labels;
     ``NotImplemented`` when ``host`` is not ASCII or holds a "%"."""

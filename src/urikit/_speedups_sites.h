@@ -234,9 +234,8 @@ PyDoc_STRVAR(sites_find_doc,
 static PyObject *sites_find(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyBool_Check(args[2]) ||
-        !PyLong_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "sites_find() takes a table, a str, a bool and an int");
+    if (nargs != 4 || !PyUnicode_Check(args[1]) || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "sites_find() takes a table, a str, a flag and an int");
         return NULL;
     }
     const uk_sites_table *t = PyCapsule_GetPointer(args[0], UK_SITES_CAPSULE);
@@ -244,7 +243,10 @@ static PyObject *sites_find(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *host = args[1];
-    int private = args[2] == Py_True;
+    int private = PyObject_IsTrue(args[2]); /* any object, as the readable path reads it */
+    if (private < 0) {
+        return NULL;
+    }
     long extra = PyLong_AsLong(args[3]);
     if (extra < 0 || extra > 1) {
         if (!PyErr_Occurred()) {

@@ -1,8 +1,8 @@
 """The text of a Public Suffix List read into rules (publicsuffix.org/list/, "Definitions").
 
-The list is a series of lines.  A line is read up to its first white space; a line that
-is empty or white space, or whose first word begins with ``//``, holds no rule (a
-comment).  Every other line holds one rule: labels separated by ".", ``*`` standing for
+The list is a series of lines, each read up to the first white space after its first
+word (white space before it is skipped); a line that is empty or white space, or whose
+first word begins with ``//``, holds no rule (a comment).  Every other line holds one rule: labels separated by ".", ``*`` standing for
 any one label, and a leading ``!`` marking an *exception* rule.  Rules are compared
 without regard to case, so they are kept in lower case.
 
