@@ -2,8 +2,9 @@
 
 The list is a series of lines, each read up to the first white space after its first
 word (white space before it is skipped); a line that is empty or white space, or whose
-first word begins with ``//``, holds no rule (a comment).  Every other line holds one rule: labels separated by ".", ``*`` standing for
-any one label, and a leading ``!`` marking an *exception* rule.  Rules are compared
+first word begins with ``//``, holds no rule (a comment).  Every other line holds one
+rule: labels separated by ".", ``*`` standing for any one label, and a leading ``!``
+marking an *exception* rule.  Rules are compared
 without regard to case, so they are kept in lower case.
 
 The comments ``// ===BEGIN ICANN DOMAINS===`` and ``// ===END ICANN DOMAINS===`` bound
