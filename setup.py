@@ -45,6 +45,7 @@ speedups = Extension(
         "src/urikit/_speedups_reference.h",
         "src/urikit/_speedups_scan.h",
         "src/urikit/_speedups_scan_kind.h",
+        "src/urikit/_speedups_sites.h",
         "src/urikit/_speedups_tables.h",
         "src/urikit/_speedups_triplets.h",
     ],

@@ -63,6 +63,7 @@ FLOORS: dict[str, int] = {
     "security": 4,
     "dsn": 4,
     "whatwg": 4,
+    "sites": 4,
     # 5: adapters and the command
     "cli": 5,
     "pydantic": 5,
@@ -88,6 +89,7 @@ PUBLIC = {
     "urikit.validate",
     "urikit.text",
     "urikit.security",
+    "urikit.sites",
     "urikit.arrow",
 }
 

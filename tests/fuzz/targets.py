@@ -42,6 +42,7 @@ from urikit.security import (
 from urikit.security.audit import innermost
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
+from urikit.sites import SuffixList, lookup, public_suffix, registrable_domain, same_site
 from urikit.validate import RULE_NAMES, check
 from urikit.views import VIEWS, view
 
@@ -538,6 +539,48 @@ def target_formats(draw: Draw) -> None:
         assert result == is_uri_template(text)
     else:
         assert result == urikit.is_valid(text, rules[name])
+
+
+# -- sites: the Public Suffix List ----------------------------------------------------
+
+
+def target_sites(draw: Draw) -> None:
+    """The public suffix and registrable domain of any text: both None, or the last labels
+    of the domain read; ``same_site`` is symmetric and refuses only what is no IRI."""
+    private = draw.flag()
+    text, other = draw.texts(2)
+    suffix = public_suffix(text, private=private)
+    domain = registrable_domain(text, private=private)
+    match = lookup(text, private=private)
+    if match is None:
+        assert suffix is None and domain is None
+    else:
+        assert (match.public_suffix, match.registrable_domain) == (suffix, domain)
+        assert suffix is not None and match.domain.endswith(suffix)
+        if domain is not None:
+            assert domain.endswith("." + suffix)
+            assert match.domain == domain or match.domain.endswith("." + domain)
+    try:
+        same = same_site(text, other, schemeful=private)
+    except URIError:
+        assert _reference(text, iri=True) is None or _reference(other, iri=True) is None
+        return
+    assert same == same_site(other, text, schemeful=private)
+
+
+def target_suffix_list(draw: Draw) -> None:
+    """``SuffixList.from_text`` of any text: a list that answers, or a ``ValueError`` that
+    names the line of the rule it cannot read."""
+    text, host = draw.texts(2)
+    try:
+        suffixes = SuffixList.from_text(text)
+    except ValueError as error:
+        assert str(error).startswith("line "), error
+        return
+    suffix = suffixes.public_suffix(host)
+    domain = suffixes.registrable_domain(host, private=False)
+    assert suffix is None or host.lower().endswith(suffix) or "%" in host
+    assert domain is None or suffixes.lookup(host, private=False) is not None
 
 
 # -- the query (§3.4) -------------------------------------------------------------------
