@@ -40,9 +40,9 @@ from urikit.security import (
     redirect_findings,
 )
 from urikit.security.audit import innermost
+from urikit.sites import SuffixList, lookup, public_suffix, registrable_domain, same_site
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
-from urikit.sites import SuffixList, lookup, public_suffix, registrable_domain, same_site
 from urikit.validate import RULE_NAMES, check
 from urikit.views import VIEWS, view
 
