@@ -47,6 +47,7 @@ FLOORS: dict[str, int] = {
     "bidi": 2,
     "fileuri": 2,
     "lenient": 2,
+    "template": 2,
     # 3: the value type
     "uri": 3,
     # 4: tools built on the value
@@ -79,6 +80,7 @@ PUBLIC = {
     "urikit.text",
     "urikit.security",
     "urikit.arrow",
+    "urikit.template",
 }
 
 
