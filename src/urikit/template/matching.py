@@ -189,6 +189,14 @@ def check_matchable(template: str, parts: Sequence[Part]) -> dict[int, Region]:
         clash = region.body & following
         if clash:
             after = parts[j + 1]
+            begins = regions.get(j + 1, region).first
+            if isinstance(after, Expression) and begins in region.body:
+                raise _ambiguous(
+                    template,
+                    expression,
+                    f"{expression} can hold {begins!r}, with which {after} begins: where one "
+                    "ends and the other begins cannot be told",
+                )
             if isinstance(after, Expression):
                 raise _ambiguous(
                     template,
@@ -278,7 +286,7 @@ _UTF8_SEQUENCE: Final = re.compile(
     r"|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}"
     r"|%[0-9A-Fa-f]{2}"
 )
-_KEPT_IN_UR: Final = RESERVED | {"%"}
+_KEPT_IN_UR: Final = UNRESERVED | RESERVED | {"%"}
 
 
 class _NoMatch(Exception):
@@ -297,8 +305,9 @@ def decode_u(text: str) -> str:
 
 def decode_ur(text: str) -> str:
     """A value that U+R encoded (§3.2.3): the triplets it would have written are
-    decoded; triplets of reserved characters and "%" stay, since the value may have
-    held them as they are, and so do octets that are not UTF-8."""
+    decoded, those of a character outside unreserved / reserved, in upper case
+    (RFC 3986 §2.1).  Any other triplet passed through from the value as it was,
+    and stays: so the value, expanded again, gives the same text."""
     if "%" not in text:
         return text
     if _BAD_PERCENT.search(text):
@@ -306,6 +315,8 @@ def decode_ur(text: str) -> str:
 
     def one(m: re.Match[str]) -> str:
         triplets = m.group()
+        if triplets != triplets.upper():
+            return triplets
         try:
             ch = bytes.fromhex(triplets.replace("%", "")).decode("utf-8")
         except UnicodeDecodeError:

@@ -6,9 +6,9 @@ A template is read once into its parts: :class:`Literal` runs and
 template outside the grammar raises :class:`TemplateError` at the first
 character that cannot belong to it, with the rule that fails there.
 
-The literals follow RFC 6570 erratum 6937 (verified): the apostrophe, a
-sub-delim that §3.1 copies as it is, is a literal (``%x26-3B``); the published
-ABNF left it out although the example ``'{var}'`` of §3.2.1 holds one.
+The literals follow RFC 6570 erratum 6937 (verified): the apostrophe is a
+literal (``%x26-3B``).  The published ABNF left it out, though it is a
+reserved character of RFC 3986 §2.2, which §3.1 copies as it is.
 """
 
 from __future__ import annotations
