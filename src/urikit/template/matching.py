@@ -361,11 +361,16 @@ def _read_unnamed(
     k = len(specs)
     if specs[-1].explode:
         items = content.split(op.sep)
+        # the first variables take the first values, up to a pair, which only the
+        # exploded variable can hold (U writes "=" of a value as %3D)
+        head = min(k - 1, len(items))
+        if not op.allow_reserved:
+            head = next((j for j in range(head) if "=" in items[j]), head)
         out: list[tuple[VarSpec, Reading]] = [
-            (spec, _unexploded(op, item)) for spec, item in zip(specs[:-1], items, strict=False)
+            (spec, _unexploded(op, item)) for spec, item in zip(specs, items[:head], strict=False)
         ]
-        out += [(spec, UNDEFINED) for spec in specs[len(out) : k - 1]]
-        members = items[k - 1 :]
+        out += [(spec, UNDEFINED) for spec in specs[head : k - 1]]
+        members = items[head:]
         out.append((specs[-1], _exploded(op, members) if members else UNDEFINED))
         return out
     # the first variables take the values; the last takes what remains
@@ -378,43 +383,65 @@ def _read_unnamed(
     return got + [(spec, UNDEFINED) for spec in specs[len(items) :]]
 
 
+def _named_value(op: Operator, eq: str, value: str) -> MatchValue:
+    """The value of an unexploded named variable written as ``name`` ``eq`` ``value``."""
+    if eq and not value and not op.ifemp:
+        return [""]  # ";name=": a list of one empty member
+    return _unexploded(op, value)
+
+
+def _bind_in_order(
+    op: Operator,
+    specs: Sequence[tuple[int, VarSpec]],
+    items: list[tuple[str, str, str]],
+    readings: dict[int, Reading],
+) -> int:
+    """Bind the unexploded ``specs`` to ``items`` by name, in order, each at most
+    once, skipping the undefined ones; return how many items they took."""
+    taken = 0
+    k = 0
+    for name, eq, value in items:
+        while k < len(specs) and specs[k][1].name != name:
+            k += 1  # this variable is undefined
+        if k == len(specs):
+            break
+        readings[specs[k][0]] = _named_value(op, eq, value)
+        k += 1
+        taken += 1
+    return taken
+
+
 def _read_named(
     op: Operator, specs: tuple[VarSpec, ...], content: str
 ) -> list[tuple[VarSpec, Reading]]:
-    readings: dict[int, Reading] = {}
-    members: dict[int, list[tuple[str, str]]] = {}
-    i = 0
-    names = [spec.name for spec in specs]
+    items = []
     for item in content.split(op.sep):
         name, eq, value = item.partition("=")
         if "=" in value:
             raise _NoMatch
         if not eq and op.ifemp:
             raise _NoMatch  # "?" and "&" write "name=" for an empty value
-        while i < len(specs):
-            spec = specs[i]
-            if spec.explode and name not in names[i + 1 :]:
-                # a member (a pair, or the variable's name with a list member)
-                if eq and not value and not op.ifemp:
-                    raise _NoMatch  # ";" writes a bare name for an empty member
-                members.setdefault(i, []).append((name, value))
-                break
-            if not spec.explode and name == spec.name:
-                if eq and not value and not op.ifemp:
-                    readings[i] = [""]  # ";name=": a list of one empty member
-                else:
-                    readings[i] = _unexploded(op, value)
-                i += 1
-                break
-            i += 1  # this variable is undefined
-        else:
+        items.append((name, eq, value))
+    readings: dict[int, Reading] = {}
+    exploded = next((k for k, spec in enumerate(specs) if spec.explode), None)
+    if exploded is None:
+        if _bind_in_order(op, list(enumerate(specs)), items, readings) < len(items):
             raise _NoMatch
-    for k, pairs in members.items():
-        spec = specs[k]
-        if all(name == spec.name for name, _ in pairs):
-            readings[k] = [decode_u(value) for _, value in pairs]
+        return [(spec, readings.get(k, UNDEFINED)) for k, spec in enumerate(specs)]
+    # The variables before the exploded one take the first items, those after it
+    # the last items (read from the end); the exploded variable has what is between.
+    front = _bind_in_order(op, list(enumerate(specs[:exploded])), items, readings)
+    after = list(enumerate(specs))[exploded + 1 :]
+    back = _bind_in_order(op, after[::-1], items[front:][::-1], readings)
+    members = items[front : len(items) - back]
+    spec = specs[exploded]
+    if members:
+        if any(eq and not value and not op.ifemp for _, eq, value in members):
+            raise _NoMatch  # ";" writes a bare name for an empty member
+        if all(name == spec.name for name, _, _ in members):
+            readings[exploded] = [decode_u(value) for _, _, value in members]
         else:
-            readings[k] = {decode_u(name): decode_u(value) for name, value in pairs}
+            readings[exploded] = {decode_u(name): decode_u(value) for name, _, value in members}
     return [(spec, readings.get(k, UNDEFINED)) for k, spec in enumerate(specs)]
 
 
