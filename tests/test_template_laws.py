@@ -166,7 +166,10 @@ def matchable(draw: st.DrawFn) -> tuple[URITemplate, list[tuple[str, str, bool, 
         for i, name in enumerate(names):
             specs.append((op, name, exploded[i], i, width))
         out.append(
-            "{" + op + ",".join(n + ("*" if x else "") for n, x in zip(names, exploded)) + "}"
+            "{"
+            + op
+            + ",".join(n + ("*" if x else "") for n, x in zip(names, exploded, strict=True))
+            + "}"
         )
         if k < count - 1 or draw(st.booleans()):
             out.append(draw(st.sampled_from(DELIMITERS)) + draw(st.text("ab/", max_size=2)))
