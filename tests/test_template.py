@@ -711,6 +711,7 @@ def test_exploded_pairs_with_empty_values_3_2_1() -> None:
         ("{&a,b*}", {"a": "x y"}, "&a=x%20y{&b*}"),
         ("caf\u00e9{x}{y}", {"x": "1"}, "caf\u00e91{y}"),
         ("{x,y}", {"x": None}, "{y}"),
+        ("{/x,y}", {"x": ""}, "/{/y}"),
         ("{+x,y}", {"x": "a", "y": "b"}, "a,b"),
         ("{unused}", {"other": 1}, "{unused}"),
     ],
@@ -731,7 +732,8 @@ def test_partial_then_expand_is_expand() -> None:
 
 @pytest.mark.parametrize(
     ("template", "given", "position"),
-    [("{x,y}", {"x": "1"}, 3), ("{+x,y}", {"x": "1"}, 4), ("{#x,y}", {"x": "1"}, 4),
+    [("{x,y}", {"x": "1"}, 3), ("{x,y}", {"x": ""}, 3), ("{+x,y}", {"x": "1"}, 4),
+     ("{#x,y}", {"x": "1"}, 4),
      ("{?a,b}", {"b": "1"}, 4), ("{/a,b,c}", {"a": 1, "c": 3}, 6)],
 )  # fmt: skip
 def test_partial_that_no_template_can_say(

@@ -25,6 +25,7 @@ import urikit
 from urikit import IRI, URI, URIError
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
 from urikit.security import is_internal_address, lenient_ipv4, redirect_findings
+from urikit.template import Router, TemplateError, URITemplate
 from urikit.validate import RULE_NAMES, check
 from urikit.views import VIEWS, view
 
@@ -612,6 +613,80 @@ def target_validate(draw: Draw) -> None:
         assert 0 <= error.position <= len(text)
     else:
         assert valid
+
+
+# -- URI Templates (RFC 6570) -------------------------------------------------------------
+
+TEMPLATE_OPERATORS = ("", "+", "#", ".", "/", ";", "?", "&", "=", "!")
+TEMPLATE_MODIFIERS = ("", "*", ":3", ":0")
+
+
+def _template_outcome(action: Callable[[], T]) -> tuple[bool, object]:
+    try:
+        return True, action()
+    except TemplateError as error:
+        return False, (error.reason, error.position, error.rule)
+
+
+def target_template(draw: Draw) -> None:
+    """``URITemplate(text)``, ``expand`` and ``partial`` with text values: a template or
+    a ``TemplateError`` inside the text; the fast path agrees with §3.2.1; ``partial``
+    then ``expand`` is ``expand``."""
+    op = draw.pick(TEMPLATE_OPERATORS)
+    modifier = draw.pick(TEMPLATE_MODIFIERS)
+    text, value, other = draw.texts(3)
+    for source in (text, f"{text}{{{op}a{modifier},b}}"):
+        try:
+            t = URITemplate(source)
+        except TemplateError as error:
+            assert error.text == source and error.position is not None
+            assert 0 <= error.position <= len(source)
+            continue
+        assert str(t) == source and URITemplate(str(t)) == t
+        for values in (
+            {},
+            {"a": value, "b": other},
+            {"a": [value, None, other]},
+            {"a": {value: other, other: None}, "b": ""},
+        ):
+            fast = _template_outcome(lambda values=values: t.expand(values))  # type: ignore[misc]
+            plain = _template_outcome(lambda values=values: t._expand_plainly(values))  # type: ignore[misc]
+            assert fast == plain
+            if not fast[0]:
+                continue
+            given = {"a": values.get("a")}
+            partial = _template_outcome(lambda given=given: t.partial(given))  # type: ignore[misc]
+            if partial[0]:
+                rest = {k: v for k, v in values.items() if k != "a"}
+                assert partial[1].expand(rest) == fast[1]  # type: ignore[union-attr]
+
+
+def target_template_match(draw: Draw) -> None:
+    """``match`` and ``Router.match`` of any text: values, ``None``, or a
+    ``TemplateError`` where the template is ambiguous; what matches reads back the same
+    from its expansion, and the router agrees with the template."""
+    op = draw.pick(TEMPLATE_OPERATORS[:8])
+    modifier = draw.pick(TEMPLATE_MODIFIERS[:3])
+    allow = draw.flag()
+    literal, uri = draw.texts(2)
+    expression = f"{{{op}a{modifier}}}"
+    try:
+        t = URITemplate(literal + expression)
+    except TemplateError:
+        t = URITemplate(expression)
+    try:
+        found = t.match(uri, allow_dot_segments=allow)
+    except TemplateError as error:
+        assert error.rule in ("expression", "prefix", "explode")
+        try:
+            Router([t])
+        except TemplateError:
+            return
+        raise AssertionError("the router accepted an ambiguous template") from None
+    routed = Router([t], allow_dot_segments=allow).match(uri)
+    assert (None if routed is None else routed.variables) == found
+    if found is not None:
+        assert t.match(t.expand(found), allow_dot_segments=True) == found
 
 
 TARGETS: dict[str, Callable[[Draw], None]] = {

@@ -205,7 +205,8 @@ class URITemplate:
         op = expression.operator
         done = Expression(op, specs[:lead], expression.start, expression.end)
         expanded = expand_expression(done, forms, self._text)
-        if not expanded:
+        if all(forms.get(spec.name) is None for spec in specs[:lead]):
+            # all undefined: the rest begins the expression, with its own "first"
             return "{" + op.char + ",".join(map(str, rest)) + "}"
         continuation = _CONTINUATION.get(op.char)
         if continuation is None:
