@@ -21,7 +21,20 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from . import audit, core, data, extract, inspect, iri, normalize, paths, query, redirect, resolve
+from . import (
+    audit,
+    core,
+    data,
+    extract,
+    inspect,
+    iri,
+    normalize,
+    paths,
+    query,
+    redirect,
+    resolve,
+    template,
+)
 from ._output import EXIT_FAILED, EXIT_OUTPUT, EXIT_PIPE, EXIT_USAGE, OutputError
 
 __all__ = ["build_parser", "main"]
@@ -38,6 +51,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     extract,
     paths,
     data,
+    template,
     inspect,
 )
 
