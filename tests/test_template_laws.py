@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from urikit import is_valid
 from urikit.template import Router, TemplateError, URITemplate
+from urikit.template.matching import bind
 
 OPERATORS = ["", "+", "#", ".", "/", ";", "?", "&"]
 U_OPERATORS = ["", ".", "/", ";", "?", "&"]
@@ -336,3 +337,24 @@ def test_an_expansion_is_a_uri_reference(text: str, data: st.DataObject) -> None
         assert error.rule == "prefix"  # a prefix of a composite value (§2.4.1)
         return
     assert is_valid(uri, "URI-reference"), (text, values, uri)
+
+
+# --- the matcher's readers against the readable bind --------------------------------------
+
+
+@given(data=st.data(), allow=st.booleans())
+def test_the_readers_agree_with_bind(data: st.DataObject, allow: bool) -> None:
+    t, specs = data.draw(matchable())
+    values = {name: data.draw(ANY_VALUE) for _, name, _, _, _ in specs}
+    try:
+        uri = t.expand(values)
+    except TemplateError:
+        uri = ""
+    candidates = [uri, data.draw(st.text(st.sampled_from("ab/.?&=,;!$@:%2E#+*"), max_size=12))]
+    matcher = t.matcher
+    assert matcher.readers is not None  # each variable once, no prefix
+    for text in candidates:
+        found = matcher.regions(text)
+        if found is None:
+            continue
+        assert matcher.bind(found, allow) == bind(matcher.expressions, found, allow)

@@ -24,7 +24,16 @@ from typing import Final, TypeAlias
 from ..percent import percent_encode
 from .syntax import Expression, Operator, TemplateError, VarSpec
 
-__all__ = ["Pairs", "Values", "encode", "expand_expression", "prefix_of", "value_form"]
+__all__ = [
+    "Pairs",
+    "Values",
+    "encode",
+    "encode_u",
+    "encode_ur",
+    "expand_expression",
+    "prefix_of",
+    "value_form",
+]
 
 #: The values of a template's variables by name.
 Values: TypeAlias = Mapping[str, object]
@@ -52,23 +61,38 @@ _TRIPLET: Final = {chr(i): f"%{i:02X}" for i in range(128)}
 _ONLY_UR_NO_PCT: Final = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*")
 
 
-def encode(value: str, allow_reserved: bool) -> str:
-    """``value`` with each character outside the allowed set (U, or U+R with
-    ``allow_reserved``) written as the pct-encoded triplets of its UTF-8 octets
-    (§1.6, §3.2.1).  In U+R a pct-encoded triplet passes as it is, and a "%"
-    that starts none is "%25".  A lone surrogate, which has no UTF-8 form, raises
-    ``UnicodeEncodeError``."""
-    if not allow_reserved:
-        if (value.isalnum() and value.isascii()) or _ONLY_U.fullmatch(value):
-            return value
-        if len(value) == 1 and value.isascii():
-            return _TRIPLET[value]
+def encode_u(value: str) -> str:
+    """U (§3.2.1): ``value`` with each character outside unreserved written as the
+    pct-encoded triplets of its UTF-8 octets (§1.6).  A lone surrogate, which has no
+    UTF-8 form, raises ``UnicodeEncodeError``."""
+    if (value.isalnum() and value.isascii()) or _ONLY_U.fullmatch(value):
+        return value
+    if len(value) == 1 and value.isascii():
+        return _TRIPLET[value]
+    if not value.isascii():
         value.encode("utf-8")  # a lone surrogate raises here
-        return percent_encode(value, "unreserved")
+    return percent_encode(value, "unreserved")
+
+
+def _encode_run(m: re.Match[str]) -> str:
+    run = m.group()
+    triplet = _TRIPLET.get(run)
+    return triplet if triplet is not None else percent_encode(run, "unreserved")
+
+
+def encode_ur(value: str) -> str:
+    """U+R (§3.2.3): as :func:`encode_u`, but unreserved and reserved characters and
+    pct-encoded triplets pass as they are; a "%" that starts no triplet is "%25"."""
     if _ONLY_UR_NO_PCT.fullmatch(value) or ("%" in value and _ONLY_UR.fullmatch(value)):
         return value
-    value.encode("utf-8")  # a lone surrogate raises here
-    return _OUTSIDE_UR.sub(lambda m: percent_encode(m.group(), "unreserved"), value)
+    if not value.isascii():
+        value.encode("utf-8")  # a lone surrogate raises here
+    return _OUTSIDE_UR.sub(_encode_run, value)
+
+
+def encode(value: str, allow_reserved: bool) -> str:
+    """``value`` encoded for the allowed set: U+R with ``allow_reserved``, else U."""
+    return encode_ur(value) if allow_reserved else encode_u(value)
 
 
 _UTF8_TRIPLETS: Final = re.compile(
@@ -145,9 +169,9 @@ def value_form(value: object, name: str) -> Form | None:
     if kind is dict or isinstance(value, Mapping):
         pairs = []
         for key, item in value.items():  # type: ignore[attr-defined]
-            text = _scalar(item, name)
+            text = item if type(item) is str else _scalar(item, name)
             if text is not None:
-                key_text = _scalar(key, name)
+                key_text = key if type(key) is str else _scalar(key, name)
                 if key_text is None:
                     raise TypeError(f"the associative array {name!r} has the name None")
                 pairs.append((key_text, text))

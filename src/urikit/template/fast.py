@@ -12,36 +12,16 @@ templates and values.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final
 
 from ..errors import URIError
-from ..percent import percent_encode
-from .expansion import encode, expand_expression, expand_varspec, value_form
+from .expansion import encode_u, encode_ur, expand_expression, expand_varspec, value_form
 from .syntax import Expression, Literal
 
 __all__ = ["Step", "compile_steps"]
 
 #: A step: the values in, the text of a literal and the expression after it out.
 Step = Callable[[Mapping[str, object]], str]
-
-_ONLY_U: Final = re.compile(r"[A-Za-z0-9\-._~]*")
-_ONLY_UR: Final = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*")
-
-
-def _encode_u(value: str) -> str:
-    """U (§3.2.1), for text that is most often unreserved already."""
-    if (value.isalnum() and value.isascii()) or _ONLY_U.fullmatch(value):
-        return value
-    return percent_encode(value, "unreserved")
-
-
-def _encode_ur(value: str) -> str:
-    """U+R (§3.2.3), for text that is most often allowed already."""
-    if _ONLY_UR.fullmatch(value):
-        return value
-    return encode(value, True)
 
 
 def _step(literal: str, expression: Expression, template: str) -> Step:
@@ -55,7 +35,7 @@ def _step(literal: str, expression: Expression, template: str) -> Step:
             forms[name] = None if value is None else value_form(value, name)
         return literal + expand_expression(expression, forms, template)
 
-    enc = _encode_ur if op.allow_reserved else _encode_u
+    enc = encode_ur if op.allow_reserved else encode_u
     first, sep, named = literal + op.first, op.sep, op.named
     # per varspec: its name, "name=" and "name" + ifemp when named, and whether a
     # str or int value of it is written here rather than by expand_varspec
@@ -69,6 +49,33 @@ def _step(literal: str, expression: Expression, template: str) -> Step:
         )
         for spec in expression.varspecs
     )
+
+    if len(specs) == 1 and specs[0][4]:
+        # one variable without a prefix modifier: the most common expression
+        spec, name, lead, empty, _ = specs[0]
+
+        def single(values: Mapping[str, object]) -> str:
+            value = values.get(name)
+            if value is None:
+                return literal
+            kind = type(value)
+            try:
+                if kind is str:
+                    text: str = value  # type: ignore[assignment]
+                elif kind is int:
+                    text = int.__repr__(value)
+                else:
+                    form = value_form(value, name)
+                    if form is None:
+                        return literal
+                    return first + expand_varspec(op, spec, form, template)
+                if not named:
+                    return first + enc(text)
+                return first + (lead + enc(text) if text else empty)
+            except (URIError, UnicodeEncodeError, ValueError):
+                return general(values)  # raises the TemplateError that says why
+
+        return single
 
     def step(values: Mapping[str, object]) -> str:
         pieces = []

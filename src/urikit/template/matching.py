@@ -45,11 +45,17 @@ from .expansion import encode, prefix_of
 from .syntax import Expression, Literal, Operator, TemplateError, VarSpec
 
 __all__ = [
+    "EMPTY_OR_UNDEFINED",
+    "UNDEFINED",
     "MatchValue",
-    "Matcher",
+    "NoMatch",
     "Region",
+    "bind",
     "check_matchable",
-    "compile_matcher",
+    "decode_u",
+    "decode_ur",
+    "is_unsafe",
+    "is_unsafe_value",
     "read_expression",
     "region_of",
 ]
@@ -289,7 +295,7 @@ _UTF8_SEQUENCE: Final = re.compile(
 _KEPT_IN_UR: Final = UNRESERVED | RESERVED | {"%"}
 
 
-class _NoMatch(Exception):
+class NoMatch(Exception):
     """The URI cannot be an expansion of the template."""
 
 
@@ -300,7 +306,7 @@ def decode_u(text: str) -> str:
     try:
         return percent_decode(text)
     except URIError:
-        raise _NoMatch from None
+        raise NoMatch from None
 
 
 def decode_ur(text: str) -> str:
@@ -311,7 +317,7 @@ def decode_ur(text: str) -> str:
     if "%" not in text:
         return text
     if _BAD_PERCENT.search(text):
-        raise _NoMatch
+        raise NoMatch
 
     def one(m: re.Match[str]) -> str:
         triplets = m.group()
@@ -331,7 +337,7 @@ def _unexploded(op: Operator, item: str) -> MatchValue:
     if op.allow_reserved:
         return decode_ur(item)
     if "=" in item:
-        raise _NoMatch  # U writes "=" of a value as %3D
+        raise NoMatch  # U writes "=" of a value as %3D
     if "," in item:
         return [decode_u(member) for member in item.split(",")]
     return decode_u(item)
@@ -343,14 +349,14 @@ def _exploded(op: Operator, members: list[str]) -> MatchValue:
     if op.allow_reserved:
         return [decode_ur(member) for member in members]
     if any("," in member for member in members):
-        raise _NoMatch
+        raise NoMatch
     if not any("=" in member for member in members):
         return [decode_u(member) for member in members]
     pairs: dict[str, str] = {}
     for member in members:
         name, _, value = member.partition("=")
         if "=" in value:
-            raise _NoMatch
+            raise NoMatch
         pairs[decode_u(name)] = decode_u(value)
     return pairs
 
@@ -376,7 +382,7 @@ def _read_unnamed(
     # the first variables take the values; the last takes what remains
     items = content.split(op.sep, k - 1)
     if op.sep != "." and op.sep != "," and op.sep in items[-1]:
-        raise _NoMatch
+        raise NoMatch
     got: list[tuple[VarSpec, Reading]] = [
         (spec, _unexploded(op, item)) for spec, item in zip(specs, items, strict=False)
     ]
@@ -418,15 +424,15 @@ def _read_named(
     for item in content.split(op.sep):
         name, eq, value = item.partition("=")
         if "=" in value:
-            raise _NoMatch
+            raise NoMatch
         if not eq and op.ifemp:
-            raise _NoMatch  # "?" and "&" write "name=" for an empty value
+            raise NoMatch  # "?" and "&" write "name=" for an empty value
         items.append((name, eq, value))
     readings: dict[int, Reading] = {}
     exploded = next((k for k, spec in enumerate(specs) if spec.explode), None)
     if exploded is None:
         if _bind_in_order(op, list(enumerate(specs)), items, readings) < len(items):
-            raise _NoMatch
+            raise NoMatch
         return [(spec, readings.get(k, UNDEFINED)) for k, spec in enumerate(specs)]
     # The variables before the exploded one take the first items, those after it
     # the last items (read from the end); the exploded variable has what is between.
@@ -437,7 +443,7 @@ def _read_named(
     spec = specs[exploded]
     if members:
         if any(eq and not value and not op.ifemp for _, eq, value in members):
-            raise _NoMatch  # ";" writes a bare name for an empty member
+            raise NoMatch  # ";" writes a bare name for an empty member
         if all(name == spec.name for name, _, _ in members):
             readings[exploded] = [decode_u(value) for _, _, value in members]
         else:
@@ -447,7 +453,7 @@ def _read_named(
 
 def read_expression(expression: Expression, text: str) -> list[tuple[VarSpec, Reading]]:
     """The variables that the region ``text`` gives back, each varspec with its
-    reading (raises :class:`_NoMatch` where expansion cannot write ``text``)."""
+    reading (raises :class:`NoMatch` where expansion cannot write ``text``)."""
     op = expression.operator
     specs = expression.varspecs
     if op.first:
@@ -479,7 +485,7 @@ def _merge(values: dict[str, Reading], name: str, reading: Reading) -> None:
     if old is EMPTY_OR_UNDEFINED and (reading is UNDEFINED or reading == ""):
         values[name] = reading
     elif not (reading is EMPTY_OR_UNDEFINED and (old is UNDEFINED or old == "")):
-        raise _NoMatch
+        raise NoMatch
 
 
 def _prefix_agrees(op: Operator, spec: VarSpec, observed: Reading, full: Reading) -> bool:
@@ -514,7 +520,8 @@ def is_unsafe(value: str, allow_reserved: bool = False) -> bool:
     return any(seg == "." or seg == ".." for seg in _SEGMENT_SPLIT.split(value))
 
 
-def _unsafe(reading: MatchValue, allow_reserved: bool) -> bool:
+def is_unsafe_value(reading: MatchValue, allow_reserved: bool) -> bool:
+    """:func:`is_unsafe` for a string, each member of a list, each name and value of pairs."""
     if isinstance(reading, str):
         return is_unsafe(reading, allow_reserved)
     if isinstance(reading, list):
@@ -522,107 +529,39 @@ def _unsafe(reading: MatchValue, allow_reserved: bool) -> bool:
     return any(is_unsafe(k) or is_unsafe(v) for k, v in reading.items())
 
 
-# --- the compiled matcher ---------------------------------------------------------------
-
-
-class Matcher:
-    """A template compiled for matching: one regular expression for everything
-    before its last expression, whose regions are atomic (a region, once read,
-    is never read shorter, so no input makes it backtrack), then the last
-    expression's region and the fixed literal ending."""
-
-    __slots__ = ("expressions", "head", "names", "suffix", "tail", "template")
-
-    def __init__(self, template: str, parts: Sequence[Part]) -> None:
-        regions = check_matchable(template, parts)
-        self.template = template
-        self.expressions: tuple[Expression, ...] = tuple(
-            p for p in parts if isinstance(p, Expression)
-        )
-        last = max(regions, default=len(parts))
-        pattern = []
-        names: list[str] = []
-        for j, part in enumerate(parts[:last]):
-            if isinstance(part, Literal):
-                pattern.append(re.escape(part.expansion))
-                continue
-            region = regions[j]
-            name = f"e{len(names)}"
-            names.append(name)
-            run = f"[{region.body_class}]*"
-            if region.first:
-                f = re.escape(region.first)
-                # atomic: the whole run when the first character is there, else nothing
-                pattern.append(f"(?:(?=(?P<{name}>{f}{run}))(?P={name})|(?!{f}))")
-            else:
-                pattern.append(f"(?=(?P<{name}>{run}))(?P={name})")
-        self.names = tuple(names)
-        self.head = re.compile("".join(pattern), re.DOTALL)
-        self.tail: re.Pattern[str] | None = None
-        self.suffix = ""
-        if last < len(parts):
-            self.tail = re.compile(regions[last].pattern(), re.DOTALL)
-            self.suffix = "".join(p.expansion for p in parts[last + 1 :] if isinstance(p, Literal))
-
-    def regions(self, uri: str) -> list[str] | None:
-        """The text of each expression's region in ``uri``, or ``None``."""
-        m = self.head.match(uri)
-        if m is None:
+def bind(
+    expressions: Sequence[Expression], found: Sequence[str], allow_dot_segments: bool = False
+) -> dict[str, MatchValue] | None:
+    """The variables read from the regions ``found`` of ``expressions``, or ``None``:
+    each expression read (:func:`read_expression`), each variable the same value
+    everywhere, each prefix the prefix of its value, and, unless
+    ``allow_dot_segments``, no value that :func:`is_unsafe` refuses."""
+    values: dict[str, Reading] = {}
+    prefixed: list[tuple[Operator, VarSpec, Reading]] = []
+    reserved: set[str] = set()
+    try:
+        for expression, text in zip(expressions, found, strict=True):
+            op = expression.operator
+            for spec, reading in read_expression(expression, text):
+                if spec.prefix is not None:
+                    prefixed.append((op, spec, reading))
+                    continue
+                if op.allow_reserved:
+                    reserved.add(spec.name)
+                _merge(values, spec.name, reading)
+    except NoMatch:
+        return None
+    for op, spec, observed in prefixed:
+        if not _prefix_agrees(op, spec, observed, values.get(spec.name, UNDEFINED)):
             return None
-        found = [m.group(name) or "" for name in self.names]
-        if self.tail is None:
-            return found if m.end() == len(uri) else None
-        end = len(uri) - len(self.suffix)
-        if end < m.end() or not uri.endswith(self.suffix, m.end()):
+    out: dict[str, MatchValue] = {}
+    for name, reading in values.items():
+        if reading is UNDEFINED:
+            continue
+        if reading is EMPTY_OR_UNDEFINED:
+            reading = ""
+        assert not isinstance(reading, (_Undefined, _EmptyOrUndefined))
+        if not allow_dot_segments and is_unsafe_value(reading, name in reserved):
             return None
-        last = uri[m.end() : end]
-        if self.tail.fullmatch(last) is None:
-            return None
-        found.append(last)
-        return found
-
-    def match(self, uri: str, allow_dot_segments: bool = False) -> dict[str, MatchValue] | None:
-        """The variables of ``uri``, or ``None``."""
-        found = self.regions(uri)
-        if found is None:
-            return None
-        return self.bind(found, allow_dot_segments)
-
-    def bind(
-        self, found: Sequence[str], allow_dot_segments: bool = False
-    ) -> dict[str, MatchValue] | None:
-        """The variables read from the regions ``found``, or ``None``."""
-        values: dict[str, Reading] = {}
-        prefixed: list[tuple[Operator, VarSpec, Reading]] = []
-        reserved: set[str] = set()
-        try:
-            for expression, text in zip(self.expressions, found, strict=True):
-                op = expression.operator
-                for spec, reading in read_expression(expression, text):
-                    if spec.prefix is not None:
-                        prefixed.append((op, spec, reading))
-                        continue
-                    if op.allow_reserved:
-                        reserved.add(spec.name)
-                    _merge(values, spec.name, reading)
-        except _NoMatch:
-            return None
-        for op, spec, observed in prefixed:
-            if not _prefix_agrees(op, spec, observed, values.get(spec.name, UNDEFINED)):
-                return None
-        out: dict[str, MatchValue] = {}
-        for name, reading in values.items():
-            if reading is UNDEFINED:
-                continue
-            if reading is EMPTY_OR_UNDEFINED:
-                reading = ""
-            assert not isinstance(reading, (_Undefined, _EmptyOrUndefined))
-            if not allow_dot_segments and _unsafe(reading, name in reserved):
-                return None
-            out[name] = reading
-        return out
-
-
-def compile_matcher(template: str, parts: Sequence[Part]) -> Matcher:
-    """The matcher of a template, or :class:`TemplateError` where matching is ambiguous."""
-    return Matcher(template, parts)
+        out[name] = reading
+    return out

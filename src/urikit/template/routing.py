@@ -24,8 +24,8 @@ these objects (a column function, or C).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from .matching import MatchValue, Region, region_of
@@ -86,12 +86,26 @@ class CompiledRouter(NamedTuple):
     templates: tuple[str, ...]
 
 
-@dataclass(eq=False)
 class _Node:
-    edges: dict[str, tuple[str, _Node]] = field(default_factory=dict)
-    regions: dict[Shape, _Node] = field(default_factory=dict)
-    tails: dict[tuple[Shape, str], list[int]] = field(default_factory=dict)
-    ends: list[int] = field(default_factory=list)
+    """A node of the tree: its literal edges (a radix tree), region edges, last edges
+    and the templates that end here; ``walk`` is what matching reads, made from them
+    by :meth:`freeze`."""
+
+    __slots__ = ("edges", "ends", "regions", "tails", "walk_regions", "walk_tails")
+
+    def __init__(self) -> None:
+        self.edges: dict[str, tuple[str, _Node]] = {}
+        self.regions: dict[Shape, _Node] = {}
+        self.tails: dict[tuple[Shape, str], list[int]] = {}
+        self.ends: list[int] = []
+        # (first character, the match of a run of body characters, child)
+        self.walk_regions: tuple[
+            tuple[str, Callable[[str, int], re.Match[str] | None], _Node], ...
+        ] = ()
+        # (literal ending, its length, the fullmatch of the region, templates)
+        self.walk_tails: tuple[
+            tuple[str, int, Callable[[str, int, int], object], tuple[int, ...]], ...
+        ] = ()
 
     def literal(self, text: str) -> _Node:
         """The node after ``text`` from here, made (and an edge split) where needed."""
@@ -114,27 +128,33 @@ class _Node:
             node, text = child, text[common:]
         return node
 
+    def freeze(self, readers: dict[Shape, _ShapeReader]) -> None:
+        """Make the tuples that matching walks, here and below."""
+        pending = [self]
+        while pending:
+            node = pending.pop()
+            node.walk_regions = tuple(
+                (shape[0], readers[shape].run.match, child) for shape, child in node.regions.items()
+            )
+            node.walk_tails = tuple(
+                (suffix, len(suffix), readers[shape].whole.fullmatch, tuple(indexes))
+                for (shape, suffix), indexes in node.tails.items()
+            )
+            pending.extend(child for _, child in node.edges.values())
+            pending.extend(node.regions.values())
+
 
 class _ShapeReader:
-    """How far a region of a shape runs from a position, and whether a span is one."""
+    """A region of a shape as regular expressions: a run of its body characters, and
+    the whole region."""
 
-    __slots__ = ("first", "run", "whole")
+    __slots__ = ("run", "whole")
 
     def __init__(self, shape: Shape) -> None:
         first, body = shape
         region = Region(first, frozenset(body))
-        self.first = first
         self.run = re.compile(f"[{region.body_class}]*")
         self.whole = re.compile(region.pattern())
-
-    def end(self, uri: str, pos: int) -> int:
-        if self.first:
-            if not uri.startswith(self.first, pos):
-                return pos
-            pos += 1
-        m = self.run.match(uri, pos)
-        assert m is not None  # a run of zero or more always matches
-        return m.end()
 
 
 def _shape(region: Region) -> Shape:
@@ -164,6 +184,7 @@ class Router:
         self._rank: list[tuple[int, int]] = []
         self._root = _Node()
         self._readers: dict[Shape, _ShapeReader] = {}
+        self._dirty = True
         for template in templates:
             self.add(template)
 
@@ -180,7 +201,7 @@ class Router:
         the template is malformed or matching it would be ambiguous."""
         if not isinstance(template, URITemplate):
             template = URITemplate(template)
-        matcher = template.matcher  # raises where matching is ambiguous
+        template.matcher  # noqa: B018  (raises where matching is ambiguous)
         index = len(self._templates)
         parts = template.parts
         expressions = [j for j, part in enumerate(parts) if isinstance(part, Expression)]
@@ -194,11 +215,13 @@ class Router:
         if expressions:
             last_expression = parts[last]
             assert isinstance(last_expression, Expression)
-            key = (self._shape(last_expression), matcher.suffix)
+            ending = "".join(p.expansion for p in parts[last + 1 :] if isinstance(p, Literal))
+            key = (self._shape(last_expression), ending)
             node.tails.setdefault(key, []).append(index)
         else:
             node.ends.append(index)
         literal_chars = sum(len(p.expansion) for p in parts if isinstance(p, Literal))
+        self._dirty = True
         self._templates.append(template)
         self._rank.append((-literal_chars, index))
         return index
@@ -211,30 +234,34 @@ class Router:
 
     def candidates(self, uri: str) -> list[int]:
         """The templates whose path through the tree ``uri`` follows, best first."""
+        if self._dirty:
+            self._root.freeze(self._readers)
+            self._dirty = False
         n = len(uri)
         found: list[int] = []
-        readers = self._readers
         stack = [(self._root, 0)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, pos = stack.pop()
-            if node.ends and pos == n:
-                found.extend(node.ends)
+            node, pos = pop()
             if pos < n:
                 edge = node.edges.get(uri[pos])
                 if edge is not None and uri.startswith(edge[0], pos):
-                    stack.append((edge[1], pos + len(edge[0])))
-            for shape, child in node.regions.items():
-                stack.append((child, readers[shape].end(uri, pos)))
-            for (shape, suffix), indexes in node.tails.items():
-                stop = n - len(suffix)
-                if (
-                    stop >= pos
-                    and uri.endswith(suffix, pos)
-                    and readers[shape].whole.fullmatch(uri, pos, stop) is not None
-                ):
+                    push((edge[1], pos + len(edge[0])))
+            elif node.ends:
+                found.extend(node.ends)
+            for first, run, child in node.walk_regions:
+                if not first:
+                    push((child, run(uri, pos).end()))  # type: ignore[union-attr]
+                elif uri.startswith(first, pos):
+                    push((child, run(uri, pos + 1).end()))  # type: ignore[union-attr]
+                else:
+                    push((child, pos))
+            for suffix, size, whole, indexes in node.walk_tails:
+                stop = n - size
+                if stop >= pos and uri.endswith(suffix, pos) and whole(uri, pos, stop):
                     found.extend(indexes)
-        rank = self._rank
-        found.sort(key=rank.__getitem__)
+        if len(found) > 1:
+            found.sort(key=self._rank.__getitem__)
         return found
 
     def match(self, uri: str) -> RouteMatch | None:
@@ -253,21 +280,27 @@ class Router:
         """The router as plain data: :class:`CompiledRouter`."""
         shapes = list(self._readers)
         shape_index = {shape: k for k, shape in enumerate(shapes)}
-        nodes: list[Node] = []
-
-        def number(node: _Node) -> int:
-            k = len(nodes)
-            nodes.append(({}, (), (), ()))
-            edges = {ch: (label, number(child)) for ch, (label, child) in node.edges.items()}
-            regions = tuple((shape_index[s], number(child)) for s, child in node.regions.items())
-            tails = tuple(
-                (shape_index[s], suffix, tuple(indexes))
-                for (s, suffix), indexes in node.tails.items()
+        numbers: dict[int, int] = {}
+        order: list[_Node] = []
+        pending = [self._root]
+        while pending:  # number the nodes, the root first
+            node = pending.pop()
+            numbers[id(node)] = len(order)
+            order.append(node)
+            pending.extend(child for _, child in node.edges.values())
+            pending.extend(node.regions.values())
+        nodes: list[Node] = [
+            (
+                {ch: (label, numbers[id(child)]) for ch, (label, child) in node.edges.items()},
+                tuple((shape_index[s], numbers[id(child)]) for s, child in node.regions.items()),
+                tuple(
+                    (shape_index[s], suffix, tuple(indexes))
+                    for (s, suffix), indexes in node.tails.items()
+                ),
+                tuple(node.ends),
             )
-            nodes[k] = (edges, regions, tails, tuple(node.ends))
-            return k
-
-        number(self._root)
+            for node in order
+        ]
         tokens = []
         for template in self._templates:
             row: list[Token] = []
@@ -279,11 +312,11 @@ class Router:
                     shape = _shape(region_of(part))
                     row.append(("expression", part.operator.char, specs, shape_index[shape]))
             tokens.append(tuple(row))
-        order = tuple(sorted(range(len(self._templates)), key=self._rank.__getitem__))
+        best_first = tuple(sorted(range(len(self._templates)), key=self._rank.__getitem__))
         return CompiledRouter(
             tuple(nodes),
             tuple(shapes),
             tuple(tokens),
-            order,
+            best_first,
             tuple(str(t) for t in self._templates),
         )

@@ -8,7 +8,8 @@ from typing import Final
 
 from .expansion import Form, expand_expression, value_form
 from .fast import compile_steps
-from .matching import Matcher, MatchValue
+from .matcher import Matcher
+from .matching import MatchValue
 from .syntax import OPERATORS, Expression, Literal, Operator, TemplateError, VarSpec, parse
 
 __all__ = ["URITemplate"]
@@ -138,6 +139,8 @@ class URITemplate:
                 f"the values are a mapping of variable names, not {type(values).__name__}"
             )
         steps, tail = self._steps
+        if len(steps) == 1:
+            return steps[0](values) + tail
         return "".join([step(values) for step in steps]) + tail
 
     def _expand_plainly(self, values: Mapping[str, object] | None = None, /, **kw: object) -> str:
@@ -231,7 +234,7 @@ class URITemplate:
 
     @property
     def matcher(self) -> Matcher:
-        """The template compiled for matching (``urikit.template.matching``); raises
+        """The template compiled for matching (``urikit.template.matcher``); raises
         :class:`TemplateError` where matching it would be ambiguous."""
         if self._matcher is None:
             if self._failure is not None:
