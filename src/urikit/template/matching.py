@@ -11,8 +11,9 @@ be part of the expansion."  A template is matched in two steps:
    body, its region is the longest run of body characters, found without
    backtracking; the last expression may overlap what follows it, since a
    fixed literal ending is read from the end of the URI.  Anything else is
-   ambiguous, and :func:`compile_matcher` raises :class:`TemplateError` naming
-   the expression (:func:`check_matchable`).
+   ambiguous, and :func:`check_matchable` raises :class:`TemplateError` naming
+   the expression.  ``urikit.template.matcher`` compiles the regions into one
+   regular expression.
 2. **Values.**  Each region is read back into its variables
    (:func:`read_expression`): split at the operator's ``sep``, unnamed values
    taken in order and named ones by name, then decoded (§3.2.1 in reverse).

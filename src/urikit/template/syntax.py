@@ -300,7 +300,7 @@ class _Reader:
             return VarSpec(name, None, False, start), i
         # prefix = ":" max-length ; max-length = %x31-39 0*3DIGIT
         i += 1
-        if not ("1" <= self.at(i) <= "9" and self.at(i)):
+        if not "1" <= self.at(i) <= "9":
             raise self.fail(
                 i,
                 "max-length",
@@ -309,7 +309,7 @@ class _Reader:
             )
         digits = i
         i += 1
-        while self.at(i) in _DIGITS and self.at(i):
+        while self.at(i) in _DIGITS:
             if i - digits == 4:
                 raise self.fail(
                     i, "max-length", "a max-length has at most four digits (RFC 6570 §2.4.1)"
@@ -350,10 +350,7 @@ class _Reader:
             reason = 'expected a varname: ALPHA, DIGIT, "_" or pct-encoded (RFC 6570 §2.3)'
         if not ch:
             reason = "the template ends inside an expression: " + reason
-        return self._raise(i, "varname", reason)
-
-    def _raise(self, i: int, rule: str, reason: str) -> int:
-        raise self.fail(i, rule, reason)
+        raise self.fail(i, "varname", reason)
 
 
 def parse(text: str) -> tuple[Part, ...]:
