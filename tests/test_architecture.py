@@ -53,6 +53,7 @@ FLOORS: dict[str, int] = {
     "bidi": 2,
     "fileuri": 2,
     "lenient": 2,
+    "template": 2,
     # 3: the value type
     "uri": 3,
     # 4: tools built on the value
@@ -91,6 +92,7 @@ PUBLIC = {
     "urikit.security",
     "urikit.sites",
     "urikit.arrow",
+    "urikit.template",
 }
 
 

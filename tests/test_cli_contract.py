@@ -99,7 +99,7 @@ VARIANTS: list[tuple[list[str], list[str], str | None]] = [
 ]
 
 #: Subcommands that do not read one URI per line, each with its own test below.
-OTHER_COMMANDS = {"extract", "links", "query", "data", "inspect"}
+OTHER_COMMANDS = {"extract", "links", "query", "data", "inspect", "template"}
 
 
 def urikit(

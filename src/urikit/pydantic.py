@@ -466,3 +466,116 @@ PublicHttpURL: TypeAlias = Annotated[
 IRIReference: TypeAlias = Annotated[IRI, URIConstraints()]
 #: An absolute-IRI (RFC 3987 §2.2): a scheme, and no fragment.
 AbsoluteIRI: TypeAlias = Annotated[IRI, URIConstraints(absolute=True)]
+
+
+# --- URI Templates (RFC 6570) ---------------------------------------------------------------
+#
+# A field holding a parsed urikit.template.URITemplate: a str (or, in Python mode, a
+# URITemplate) in, its exact text out, JSON Schema format "uri-template".
+
+from .template import TemplateError, URITemplate  # noqa: E402
+
+__all__ += ["MatchableURITemplate", "URITemplateConstraints", "URITemplateField"]
+
+
+class URITemplateConstraints:
+    """What a URI Template field accepts, for ``Annotated[URITemplate, URITemplateConstraints()]``.
+
+    ``max_level``: the highest level of RFC 6570 §1.2 (1 to 4) the template may
+    use.  ``matchable``: the template must be one that ``URITemplate.match`` and
+    ``Router`` accept, with no ambiguity (``urikit.template``).  Errors have the
+    types ``uri_template_syntax`` (with the ``position``, ``rule`` and ``reason``
+    of the :class:`~urikit.template.TemplateError`), ``uri_template_ambiguous``,
+    ``uri_template_level`` and ``uri_template_type``.
+    """
+
+    __slots__ = ("matchable", "max_level")
+
+    def __init__(self, *, max_level: int = 4, matchable: bool = False) -> None:
+        if max_level not in (1, 2, 3, 4):
+            raise ValueError(f"max_level is a level of RFC 6570 §1.2, 1 to 4, not {max_level!r}")
+        object.__setattr__(self, "max_level", max_level)
+        object.__setattr__(self, "matchable", matchable)
+
+    max_level: int
+    matchable: bool
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("URITemplateConstraints is immutable")
+
+    def __repr__(self) -> str:
+        return f"URITemplateConstraints(max_level={self.max_level}, matchable={self.matchable})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, URITemplateConstraints):
+            return NotImplemented
+        return (self.max_level, self.matchable) == (other.max_level, other.matchable)
+
+    def __hash__(self) -> int:
+        return hash((self.max_level, self.matchable))
+
+    def __get_pydantic_core_schema__(
+        self, source: type[Any], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        if source is not URITemplate:
+            raise TypeError(f"URITemplateConstraints annotates URITemplate, not {source!r}")
+        return core_schema.json_or_python_schema(
+            json_schema=core_schema.no_info_after_validator_function(
+                self._from_text, core_schema.str_schema(strict=True)
+            ),
+            python_schema=core_schema.no_info_plain_validator_function(self._from_python),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                str, return_schema=core_schema.str_schema()
+            ),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        json_schema["format"] = "uri-template"
+        return json_schema
+
+    def _from_python(self, value: object) -> URITemplate:
+        if isinstance(value, URITemplate):
+            return self._checked(value)
+        if isinstance(value, str):
+            return self._from_text(value)
+        raise PydanticCustomError("uri_template_type", "Input should be a string or a URITemplate")
+
+    def _from_text(self, text: str) -> URITemplate:
+        try:
+            template = URITemplate(text)
+        except TemplateError as error:
+            raise _template_error("uri_template_syntax", error) from None
+        return self._checked(template)
+
+    def _checked(self, template: URITemplate) -> URITemplate:
+        if template.level > self.max_level:
+            raise PydanticCustomError(
+                "uri_template_level",
+                "the template is of level {level}, above {max_level} (RFC 6570 §1.2)",
+                {"level": template.level, "max_level": self.max_level},
+            )
+        if self.matchable:
+            try:
+                template.matcher  # noqa: B018  (raises where matching is ambiguous)
+            except TemplateError as error:
+                raise _template_error("uri_template_ambiguous", error) from None
+        return template
+
+
+def _template_error(kind: str, error: TemplateError) -> PydanticCustomError:
+    # pydantic puts each context value into the message in the order of the context, with
+    # no escape for braces: the reason, which quotes the template's expressions, comes last.
+    return PydanticCustomError(
+        kind,
+        "at position {position} in {rule}: {reason}",
+        {"position": error.position, "rule": error.rule, "reason": error.reason},
+    )
+
+
+#: A URI Template (RFC 6570), parsed; JSON Schema ``format: uri-template``.
+URITemplateField: TypeAlias = Annotated[URITemplate, URITemplateConstraints()]
+#: A URI Template that ``match`` and ``Router`` accept: a route.
+MatchableURITemplate: TypeAlias = Annotated[URITemplate, URITemplateConstraints(matchable=True)]

@@ -41,6 +41,7 @@ from urikit.security import (
 )
 from urikit.security.audit import innermost
 from urikit.sites import SuffixList, lookup, public_suffix, registrable_domain, same_site
+from urikit.template import Router, TemplateError, URITemplate
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
 from urikit.validate import RULE_NAMES, check
@@ -819,6 +820,81 @@ def target_search_params(draw: Draw) -> None:
     (text,) = draw.texts(1)
     params = whatwg.URLSearchParams(text)
     assert list(whatwg.URLSearchParams(str(params))) == list(params)
+
+
+# -- URI Templates (RFC 6570) -------------------------------------------------------------
+
+TEMPLATE_OPERATORS = ("", "+", "#", ".", "/", ";", "?", "&", "=", "!")
+TEMPLATE_MODIFIERS = ("", "*", ":3", ":0")
+
+
+def _template_outcome(action: Callable[..., T], *args: object) -> tuple[bool, object]:
+    try:
+        return True, action(*args)
+    except TemplateError as error:
+        return False, (error.reason, error.position, error.rule)
+
+
+def target_template(draw: Draw) -> None:
+    """``URITemplate(text)``, ``expand`` and ``partial`` with text values: a template or
+    a ``TemplateError`` inside the text; the fast path agrees with §3.2.1; ``partial``
+    then ``expand`` is ``expand``."""
+    op = draw.pick(TEMPLATE_OPERATORS)
+    modifier = draw.pick(TEMPLATE_MODIFIERS)
+    text, value, other = draw.texts(3)
+    for source in (text, f"{text}{{{op}a{modifier},b}}"):
+        try:
+            t = URITemplate(source)
+        except TemplateError as error:
+            assert error.text == source and error.position is not None
+            assert 0 <= error.position <= len(source)
+            continue
+        assert str(t) == source and URITemplate(str(t)) == t
+        for values in (
+            {},
+            {"a": value, "b": other},
+            {"a": [value, None, other]},
+            {"a": {value: other, other: None}, "b": ""},
+        ):
+            fast = _template_outcome(t.expand, values)
+            plain = _template_outcome(t._expand_plainly, values)
+            assert fast == plain
+            if not fast[0]:
+                continue
+            given = {"a": values.get("a")}
+            done, partial = _template_outcome(t.partial, given)
+            if done:
+                assert isinstance(partial, URITemplate)
+                rest = {k: v for k, v in values.items() if k != "a"}
+                assert partial.expand(rest) == fast[1]
+
+
+def target_template_match(draw: Draw) -> None:
+    """``match`` and ``Router.match`` of any text: values, ``None``, or a
+    ``TemplateError`` where the template is ambiguous; what matches reads back the same
+    from its expansion, and the router agrees with the template."""
+    op = draw.pick(TEMPLATE_OPERATORS[:8])
+    modifier = draw.pick(TEMPLATE_MODIFIERS[:3])
+    allow = draw.flag()
+    literal, uri = draw.texts(2)
+    expression = f"{{{op}a{modifier}}}"
+    try:
+        t = URITemplate(literal + expression)
+    except TemplateError:
+        t = URITemplate(expression)
+    try:
+        found = t.match(uri, allow_dot_segments=allow)
+    except TemplateError as error:
+        assert error.rule in ("expression", "prefix", "explode")
+        try:
+            Router([t])
+        except TemplateError:
+            return
+        raise AssertionError("the router accepted an ambiguous template") from None
+    routed = Router([t], allow_dot_segments=allow).match(uri)
+    assert (None if routed is None else routed.variables) == found
+    if found is not None:
+        assert t.match(t.expand(found), allow_dot_segments=True) == found
 
 
 TARGETS: dict[str, Callable[[Draw], None]] = {

@@ -34,6 +34,7 @@ from . import (
     redirect,
     resolve,
     site,
+    template,
 )
 from ._output import EXIT_FAILED, EXIT_OUTPUT, EXIT_PIPE, EXIT_USAGE, OutputError
 
@@ -52,6 +53,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     extract,
     paths,
     data,
+    template,
     inspect,
 )
 
