@@ -41,7 +41,7 @@ def _run(args: argparse.Namespace) -> int:
             raise item.error
         decoded = parse_data(item.text)
     except ValueError as exc:
-        error = _display.as_error(exc)
+        error = _display.shown_error(exc, show_password=True, advice=_output.advice("data"))
         _output.warn("data", f"{item.label}: {_display.error_block(item.text, error)}")
         return _output.EXIT_FAILED
     if args.verbose:
