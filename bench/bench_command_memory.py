@@ -56,20 +56,14 @@ def write_input(path: Path, kind: str, rows: int) -> None:
         with path.open("w", encoding="utf-8") as out:
             for done in range(0, rows, CHUNK):
                 n = min(CHUNK, rows - done)
-                out.write(
-                    "".join(
-                        f'{{"id": {done + i}, "url": {quoted[i]}}}\n' for i in range(n)
-                    )
-                )
+                out.write("".join(f'{{"id": {done + i}, "url": {quoted[i]}}}\n' for i in range(n)))
         return
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     schema = pa.schema([("id", pa.int64()), ("url", pa.string())])
-    writer = (
-        pq.ParquetWriter(path, schema) if kind == "parquet" else pacsv.CSVWriter(path, schema)
-    )
+    writer = pq.ParquetWriter(path, schema) if kind == "parquet" else pacsv.CSVWriter(path, schema)
     with writer:
         for done in range(0, rows, CHUNK):
             n = min(CHUNK, rows - done)
@@ -159,8 +153,10 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="urikit-memory-", dir="/tmp"))
     target = folder / f"out{SUFFIX[args.output] if args.output != 'lines' else '.txt'}"
     one, five, _ = os.getloadavg()
-    print(f"urikit normalize --input urls.FORMAT --output {target.name}; "
-          f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores")
+    print(
+        f"urikit normalize --input urls.FORMAT --output {target.name}; "
+        f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+    )
     found: dict[tuple[str, int, int], dict[str, float]] = {}
     try:
         for kind in args.formats:

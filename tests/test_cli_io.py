@@ -254,7 +254,7 @@ def test_results_keep_their_password() -> None:
 def test_a_masked_error_counts_in_the_input_as_given() -> None:
     """Masking a password changes what is shown, never the position (issue: 14 against 23)."""
     text = "http://u:longpassword@a b/"
-    assert URI_ERROR_POSITION(text) == 23
+    assert uri_error_position(text) == 23
     (record,) = json_records(urikit(["validate", "--json"], text.encode()).stdout)
     assert record["input"] == "http://u:***@a b/"
     assert record["error"]["position"] == 23 and text[23] == " "
@@ -272,12 +272,12 @@ def test_a_masked_error_counts_in_the_input_as_given() -> None:
 def test_an_error_inside_the_password_does_not_show_its_character() -> None:
     text = "http://u:pa%zzss@h/"
     (record,) = json_records(urikit(["validate", "--json"], text.encode()).stdout)
-    assert record["error"]["position"] == URI_ERROR_POSITION(text) == 12
+    assert record["error"]["position"] == uri_error_position(text) == 12
     assert record["error"]["message"].startswith("a character of the password at position 12")
     assert "zz" not in json.dumps(record)
 
 
-def URI_ERROR_POSITION(text: str) -> int | None:  # noqa: N802
+def uri_error_position(text: str) -> int | None:
     try:
         URI(text)
     except URIError as exc:

@@ -181,8 +181,9 @@ class Job:
             written, failures = len(buffer.records), records.failures
             key: bytes | None = None
             if item is None:
-                records.fail(_input.Item("", f"{batch.unit} {batch.start + row + 1}"),
-                             URIError(_null_reason(batch, row)), fields={"input": None})  # fmt: skip
+                label = f"{batch.unit} {batch.start + row + 1}"
+                reason = URIError(_null_reason(batch, row))
+                records.fail(_input.Item("", label), reason, fields={"input": None})
             elif answered is not None and answered[row]:
                 known = {name: values[row] for name, values in fields.items()}
                 if op.key is not None:
@@ -218,7 +219,7 @@ class Job:
         if column is None:
             return None, {}
         try:
-            import pyarrow as pa  # type: ignore[import-untyped]
+            import pyarrow as pa
         except ImportError:
             return None, {}
         values = batch.values

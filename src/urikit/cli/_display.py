@@ -95,11 +95,9 @@ def shown_error(
     reason, text, position, rule = error.reason, error.text, error.position, error.rule
     if advice is not None and reason.startswith(NON_ASCII):
         reason = f"{NON_ASCII}; {advice}"
-    head, _, caret = str(URIError(reason, text=text, position=position, rule=rule)).partition(
-        "\n"
-    )
+    head, _, caret = str(URIError(reason, text=text, position=position, rule=rule)).partition("\n")
     span = None if show_password or text is None else password_span(text)
-    if span is not None and position is not None:
+    if span is not None and position is not None and text is not None:
         # The caret is drawn under the masked text; the position stays the input's.
         start, end = span
         at = position

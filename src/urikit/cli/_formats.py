@@ -86,7 +86,7 @@ class Text(Sink):
         self.file: IO[str] | None = None
         if path is None or path == STDIO:
             self.output = _output.Output(line_buffered=line_buffered)
-            self.stream: IO[str] = self.output.stream  # type: ignore[assignment]
+            self.stream: IO[str] = self.output.stream
             self.encoding = self.output.encoding
         else:
             self.target = _target.Target(path)
@@ -144,7 +144,7 @@ class Rows(Sink):
     the records (``schema``), then the input's columns kept (``kept``)."""
 
     def __init__(self, path: str, kind: str, schema: Any, kept: Any = None) -> None:
-        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow as pa
 
         from . import _tables
 

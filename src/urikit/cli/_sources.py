@@ -141,7 +141,9 @@ class Table(Source):
                 raise UsageError(f"{path} has no column {name!r} to keep; its columns: "
                                  f"{_list(names)}")  # fmt: skip
         self.kept = pa.schema([schema.field(name) for name in keep if name not in used])
-        self.wanted = [self.column] if self.base in (None, self.column) else [self.column, self.base]
+        self.wanted = (
+            [self.column] if self.base in (None, self.column) else [self.column, self.base]
+        )
 
     def _schema(self) -> Any:
         raise NotImplementedError
@@ -289,7 +291,6 @@ class JsonLines(Table):
             [(f.name, pa.string()) if pa.types.is_null(f.type) else f for f in inferred]
         )
 
-
     def _arrow(self, chunk: bytes, schema: Any) -> Any:
         import pyarrow as pa
         import pyarrow.json as pajson  # type: ignore[import-untyped]
@@ -316,7 +317,9 @@ class JsonLines(Table):
             rows.append(row)
         if schema is None:
             names = list(dict.fromkeys(name for row in rows for name in row))
-            return pa.table({name: _inferred([row.get(name) for row in rows]) for name in names}), {}
+            return pa.table(
+                {name: _inferred([row.get(name) for row in rows]) for name in names}
+            ), {}
         columns = []
         for f in schema:
             values = [row.get(f.name) for row in rows]
