@@ -144,7 +144,7 @@ def test_error_modes(command: list[str], json_mode: bool) -> None:
     data = b"\n".join(LINES) + b"\n"
     argv = [*command, *(["--json"] if json_mode else [])]
     if command == ["from-path"]:
-        data = b"/a\nrel\n/b\n\xff\n/c\x00d\n/e\n"
+        data = b"/a\n/r\x00l\n/b\n\xff\n/c\x00d\n/e\n"
     inline = urikit([*argv, "--errors", "inline"], data)
     assert inline.returncode == 1 and inline.stderr == b""
     assert inline.stdout.count(b"\n") == len(LINES)  # one line per input, errors too

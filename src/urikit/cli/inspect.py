@@ -40,10 +40,22 @@ def _run(args: argparse.Namespace) -> int:
         address = _address(args, server.server_address[1])
         print(address, flush=True)
         print("urikit inspect: serving; Ctrl-C stops", file=sys.stderr, flush=True)
-        if args.open:
-            webbrowser.open(address)
+        if args.open and not _opened(address):
+            print(
+                "urikit inspect: no web browser could be opened here; open the address above",
+                file=sys.stderr,
+                flush=True,
+            )
         server.serve_forever()
     return 0
+
+
+def _opened(address: str) -> bool:
+    """Whether a web browser was started on ``address``."""
+    try:
+        return webbrowser.open(address)
+    except webbrowser.Error:
+        return False
 
 
 def _port(text: str) -> int:
