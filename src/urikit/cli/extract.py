@@ -213,8 +213,8 @@ def register(subparsers: Any) -> None:
         "line, as a URI whose host, when it has non-ASCII characters, is in IDNA form (xn--, "
         "RFC 3490) and whose other non-ASCII characters are percent-encoded (RFC 3987 §3.1), "
         "or as an IRI with --iri. A URI may be delimited by <...> (white space and line "
-        'breaks inside are removed), by "..." or by white space; a "URL:" prefix is dropped. Undelimited, '
-        'only registered schemes and "scheme://" count, and trailing punctuation and an '
+        'breaks inside are removed), by "..." or by white space; a "URL:" prefix is '
+        'dropped. Undelimited, only registered schemes and "scheme://" count, and trailing punctuation and an '
         "unbalanced closing parenthesis are left out. Reads standard input when no FILE "
         "is given (or FILE is -). With several FILEs, each line begins with FILE and a tab. "
         "Octets that are not valid in --encoding are reported on stderr, and a URI they "
