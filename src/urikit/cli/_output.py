@@ -124,6 +124,7 @@ def add_options(
     *,
     json_help: str = "one JSON object per input line",
     lenient: bool = False,
+    skip_blank: bool = True,
 ) -> None:
     """The options that every subcommand reading one input per line shares."""
     parser.add_argument("--json", action="store_true", help=json_help)
@@ -147,13 +148,14 @@ def add_options(
         action="store_true",
         help="do not mask the password of a userinfo where an input is shown (RFC 3986 §7.5)",
     )
-    parser.add_argument(
-        "--skip-blank",
-        action="store_true",
-        help="no record for a blank input (empty, or spaces and tabs only), which otherwise "
-        "is an input like any other (the empty reference is valid); error messages still "
-        "count every line",
-    )
+    if skip_blank:
+        parser.add_argument(
+            "--skip-blank",
+            action="store_true",
+            help="no record for a blank input (empty, or spaces and tabs only), which otherwise "
+            "is an input like any other (the empty reference is valid); error messages still "
+            "count every line",
+        )
     if lenient:
         parser.add_argument(
             "--lenient",

@@ -201,7 +201,7 @@ def _add_document_options(parser: argparse.ArgumentParser, json_help: str) -> No
         metavar="NAME",
         help="the encoding of the documents (default utf-8), e.g. latin-1, cp1252",
     )
-    _output.add_options(parser, json_help=json_help)
+    _output.add_options(parser, json_help=json_help, skip_blank=False)
 
 
 def register(subparsers: Any) -> None:
@@ -209,16 +209,17 @@ def register(subparsers: Any) -> None:
         "extract",
         formatter_class=Formatter,
         help="find the URIs in plain text",
-        description="Find the URIs in running text (RFC 3986 Appendix C) and print one per "
-        "line, as a URI whose host, when it has non-ASCII characters, is in IDNA form (xn--, "
-        "RFC 3490) and whose other non-ASCII characters are percent-encoded (RFC 3987 §3.1), "
-        "or as an IRI with --iri. A URI may be delimited by <...> (white space and line "
-        'breaks inside are removed), by "..." or by white space; a "URL:" prefix is '
-        'dropped. Undelimited, only registered schemes and "scheme://" count, and trailing punctuation and an '
-        "unbalanced closing parenthesis are left out. Reads standard input when no FILE "
-        "is given (or FILE is -). With several FILEs, each line begins with FILE and a tab. "
-        "Octets that are not valid in --encoding are reported on stderr, and a URI they "
-        "touch is an error record; the exit status is then 1.",
+        description="Find the URIs in running text (RFC 3986 Appendix C) and print one "
+        "per line, as a URI whose host, when it has non-ASCII characters, is in IDNA form "
+        "(xn--, RFC 3490) and "
+        "whose other non-ASCII characters are percent-encoded (RFC 3987 §3.1), or as an IRI "
+        "with --iri. A URI may be delimited by <...> (white space and line breaks inside are "
+        'removed), by "..." or by white space; a "URL:" prefix is dropped. Undelimited, only '
+        'registered schemes and "scheme://" count, and trailing punctuation and an unbalanced'
+        " closing parenthesis are left out. Reads standard input when no FILE is given (or "
+        "FILE is -). With several FILEs, each line begins with FILE and a tab. Octets that "
+        "are not valid in --encoding are reported on stderr, and a URI they touch is an error"
+        " record; the exit status is then 1.",
         epilog=examples(
             "$ printf 'See <http://a.example/x> and (http://b.example/y).' | urikit extract\n"
             "http://a.example/x\n"
