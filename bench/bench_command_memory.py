@@ -3,13 +3,14 @@
 Writes ``bench/urls.txt`` repeated to each row count (1,000,000 and 10,000,000 by
 default; each row made distinct by its number in the fragment) as plain lines, CSV,
 JSON lines and Parquet (the tables with a column ``id`` beside ``url``, Parquet in
-row groups of 100,000 rows) in a folder under /tmp, then runs
+row groups of 1,048,576 rows, as ``pq.write_table`` makes them) in a folder under
+/tmp, then runs
 
     urikit normalize --input urls.FORMAT --column url --output out.parquet --jobs N
 
 for ``--jobs 1`` and ``--jobs 2``.  While a run lasts, the resident set of every
 process of its tree (the command and its workers) is read from /proc every 20 ms;
-the table gives the largest single process (``ru_maxrss`` of the run, exact) and the
+the table gives the largest single process (``ru_maxrss``, exact) and the
 peak of the tree's sum (sampled; pages the workers share with the command, which
 they are forks of, count in each).  Peak memory should not depend on the row count:
 the last column is the ratio of the largest row count's peak to the smallest's.
@@ -35,6 +36,8 @@ FORMATS = ("lines", "csv", "jsonl", "parquet")
 SUFFIX = {"lines": ".txt", "csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
 #: Rows written at a time while the inputs are made.
 CHUNK = 100_000
+#: Rows in a row group of the Parquet input: pyarrow's default (pq.write_table).
+ROW_GROUP = 1 << 20
 
 
 def urls() -> list[str]:
@@ -71,11 +74,16 @@ def write_input(path: Path, kind: str, rows: int) -> None:
     schema = pa.schema([("id", pa.int64()), ("url", pa.string())])
     writer = pq.ParquetWriter(path, schema) if kind == "parquet" else pacsv.CSVWriter(path, schema)
     with writer:
-        for done in range(0, rows, CHUNK):
-            n = min(CHUNK, rows - done)
-            ids = pa.array(range(done, done + n), pa.int64())
-            chunk = pa.array(_distinct(corpus, done, n))
-            writer.write_table(pa.table({"id": ids, "url": chunk}, schema=schema))
+        # Parquet in row groups of pyarrow's default size, as pq.write_table makes them.
+        group = ROW_GROUP if kind == "parquet" else CHUNK
+        for start in range(0, rows, group):
+            parts = []
+            for done in range(start, min(start + group, rows), CHUNK):
+                n = min(CHUNK, start + group - done, rows - done)
+                ids = pa.array(range(done, done + n), pa.int64())
+                chunk = pa.array(_distinct(corpus, done, n))
+                parts.append(pa.table({"id": ids, "url": chunk}, schema=schema))
+            writer.write_table(pa.concat_tables(parts))
 
 
 def _children(pid: int) -> list[int]:
@@ -114,13 +122,24 @@ def tree_rss_kib(pid: int) -> int:
     return total
 
 
+#: Runs argv[1:] and prints the peak resident set of it and its descendants in KiB
+#: (``ru_maxrss``): started from this small process, the command does not count the
+#: pages of the large one that made the inputs, as a fork of it would.
+HELPER = """
+import resource, subprocess, sys
+status = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, status)
+"""
+
+
 def measure(argv: list[str]) -> dict[str, float]:
     """Run ``urikit ARGV``: its status, wall time, largest process and tree peak (KiB)."""
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "urikit", *argv],
-        stdout=subprocess.DEVNULL,
+    helper = subprocess.Popen(
+        [sys.executable, "-c", HELPER, sys.executable, "-m", "urikit", *argv],
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
     peak = 0
     done = threading.Event()
@@ -128,23 +147,22 @@ def measure(argv: list[str]) -> dict[str, float]:
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, tree_rss_kib(process.pid))
+            tree = sum(tree_rss_kib(child) for child in _children(helper.pid))
+            peak = max(peak, tree)
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    assert process.stderr is not None
-    err = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
+    out, err = helper.communicate()
     done.set()
     sampler.join()
-    if process.returncode not in (0, 1):
-        raise SystemExit(f"urikit {' '.join(argv)}: {err.decode(errors='replace')}")
+    largest, status = (int(word) for word in out.split())
+    if status not in (0, 1):
+        raise SystemExit(f"urikit {' '.join(argv)}: {err}")
     return {
-        "status": process.returncode,
+        "status": status,
         "wall": time.perf_counter() - started,
-        "largest": usage.ru_maxrss,
+        "largest": largest,
         "tree": peak,
     }
 

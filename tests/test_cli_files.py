@@ -576,7 +576,12 @@ def peak_kib(argv: list[str]) -> int:
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB is Linux's")
 @pytest.mark.parametrize(
     ("kind", "options"),
-    [("lines", ["--jobs", "1"]), ("parquet", ["--jobs", "2", "--output", "out.parquet"])],
+    [
+        ("lines", ["--jobs", "1"]),
+        ("parquet", ["--jobs", "2", "--output", "out.parquet"]),
+        ("csv", ["--jobs", "1", "--output", "out.parquet"]),
+        ("jsonl", ["--jobs", "2", "--output", "out.csv"]),
+    ],
 )
 def test_peak_memory_is_flat_in_the_input_size(
     tmp_path: Path, kind: str, options: list[str]

@@ -490,7 +490,7 @@ def _column(table: Any, name: str) -> Any:
 
 
 def _check_text(type_: Any, name: str) -> None:
-    """A column of URIs holds text or octets (or only nulls); refuse anything else now,
+    """A column of URIs holds text or octets (or only nulls); anything else is refused here,
     before any output is touched."""
     import pyarrow as pa
 
