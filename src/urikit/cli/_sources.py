@@ -99,6 +99,10 @@ class Lines(Source):
 class Table(Source):
     """The rows of one column of a table, its base column, and the columns kept."""
 
+    #: Whether the file's schema types its columns (a JSON-lines file's column of URIs
+    #: is read as text whatever the first chunk holds).
+    typed = True
+
     def __init__(self, args: argparse.Namespace, path: str, kind: str) -> None:
         import pyarrow as pa  # type: ignore[import-untyped]
 
@@ -110,10 +114,6 @@ class Table(Source):
         except BaseException:
             self.close()
             raise
-
-    #: Whether the file's schema types its columns (a JSON-lines file's column of URIs
-    #: is read as text whatever the first chunk holds).
-    typed = True
 
     def _columns(self, pa: Any) -> None:
         """Read the schema; choose the column of URIs, the base column and those kept."""
@@ -140,7 +140,8 @@ class Table(Source):
             if name not in names:
                 raise UsageError(f"{path} has no column {name!r} to keep; its columns: "
                                  f"{_list(names)}")  # fmt: skip
-        self.kept = pa.schema([schema.field(name) for name in keep if name not in used])
+        kept = [name for name in dict.fromkeys(keep) if name not in used]
+        self.kept = pa.schema([schema.field(name) for name in kept])
         self.wanted = (
             [self.column] if self.base in (None, self.column) else [self.column, self.base]
         )
