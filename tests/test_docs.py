@@ -4,10 +4,11 @@ A document is read as one session of a new interpreter: its blocks with ``>>>``
 prompts run as doctests, in order, in one namespace that starts empty (nothing is
 imported for them: the document shows its own imports, before their first use), and
 their shown output is compared.  Any other block is a program: it runs alone, in a new
-interpreter (a block may change global state, as patching urllib3 does).  A block that needs what no test can give it (a Spark session, a Dask cluster)
-says so in an HTML comment on the line before it, ``<!-- not run: REASON -->``, and
-must still compile.  The FastAPI example of docs/pydantic.md runs, and its claims are
-checked with FastAPI's ``TestClient``.
+interpreter (a block may change global state, as patching urllib3 does).  A block
+that needs what no test can give it (a Spark session, a Dask cluster) says so in an
+HTML comment on the line before it, ``<!-- not run: REASON -->``, and must still
+compile.  The FastAPI example of docs/pydantic.md runs, and its claims are checked
+with FastAPI's ``TestClient``.
 """
 
 from __future__ import annotations
