@@ -17,6 +17,13 @@ serialization); target at most 100 bytes.  ada's objects live in C++ memory that
 ``tracemalloc`` does not see, so no peer is measured there (``bench/bench_memory.py``
 measures resident memory across libraries).
 
+Last, hosts of one long label (the URL Standard sets no length limit): n ideographs in no
+order, as an A-label behind a label that is not ASCII (``http://é.xn--.../``, so ToASCII
+decodes it and encodes it again) and as Unicode (``http://.../``, encoded), for several n,
+with ``punycode.decode`` and ``encode`` on their own: the CPU time of one call, and how
+much longer the call on the largest n takes than on the one before, a quarter of it (4x for
+a linear procedure, 16x for a quadratic one).
+
 Run: ``python bench/bench_whatwg.py`` (options: ``--limit N``, ``--repeat N``).
 """
 
@@ -166,6 +173,66 @@ def memory(urls: Sequence[str]) -> None:
             print(f"  {'':<12} {same} of {len(keep)} hrefs are their input string itself")
 
 
+def _scrambled(n: int) -> str:
+    """n ideographs in no order: each decoded code point is inserted anywhere."""
+    import random
+
+    rng = random.Random(n)
+    return "".join(chr(0x4E00 + rng.randrange(20_000)) for _ in range(n))
+
+
+def _cpu(call: object, text: str) -> float | None:
+    """The best of three CPU times of ``call(text)``, or None when it raises."""
+    import time
+
+    best = None
+    for _ in range(3):
+        start = time.thread_time()
+        try:
+            call(text)  # type: ignore[operator]
+        except ValueError:
+            return None
+        elapsed = time.thread_time() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best
+
+
+def long_labels(sizes: Sequence[int] = (5_000, 20_000, 80_000)) -> None:
+    """The CPU time of one call on a host of one long label, and its growth."""
+    from urikit import punycode
+
+    compiled, pure = load_whatwg(pure=False), load_whatwg(pure=True)
+    rows: list[tuple[str, object, str]] = [
+        ("punycode.decode", punycode.decode, "ace"),
+        ("punycode.encode", punycode.encode, "label"),
+        ("pure URL, A-label", pure.URL, "url-ace"),
+        ("pure URL, Unicode", pure.URL, "url-label"),
+    ]
+    if compiled.compiled:
+        rows[2:2] = [("compiled URL, A-label", compiled.URL, "url-ace"),
+                     ("compiled URL, Unicode", compiled.URL, "url-label")]  # fmt: skip
+    try:
+        import ada_url
+
+        rows.append(("ada_url.URL, A-label", ada_url.URL, "url-ace"))
+    except ImportError:
+        pass
+    texts = {}
+    for n in sizes:
+        label = _scrambled(n)
+        ace = punycode.encode(label)
+        texts[n] = {"label": label, "ace": ace, "url-ace": f"http://\u00e9.xn--{ace}/",
+                    "url-label": f"http://{label}/"}  # fmt: skip
+    print("\nOne label of n ideographs in no order (characters of Punycode: "
+          + ", ".join(f"{len(texts[n]['ace']):,} for n = {n:,}" for n in sizes) + ")")  # fmt: skip
+    print(f"  {'call':<24}" + "".join(f"{f'n = {n:,}':>14}" for n in sizes) + "    growth")
+    for name, call, kind in rows:
+        times = [_cpu(call, texts[n][kind]) for n in sizes]
+        cells = "".join(f"{'refused':>14}" if t is None else f"{t * 1000:>11.2f} ms" for t in times)
+        growth = "" if None in times[-2:] else f"{times[-1] / max(times[-2], 1e-6):8.1f}x"  # type: ignore[operator]
+        print(f"  {name:<24}{cells}{growth}")
+
+
 def main() -> None:
     args = parse_args(__doc__.splitlines()[0], URLS)
     urls = read_lines(args.input, args.limit)
@@ -185,6 +252,7 @@ def main() -> None:
             f" {ratio:.2f}x the time of {peer_label}"
         )
     memory(urls)
+    long_labels()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # Build urikit._whatwg (src/urikit/_c/whatwg/) with AddressSanitizer and
 # UndefinedBehaviorSanitizer into a temporary copy of the package, then run the tests of
 # the WHATWG reading against it: the web-platform-tests on both implementations, the laws,
-# and the differential tests of the compiled parser against the readable one.
+# and the differential tests of the compiled parser (and its Punycode decoder) against the
+# readable one.
 # Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
 # The twin of tools/sanitize.sh, for the extension of its own.
 #
@@ -65,5 +66,6 @@ print('sanitized build:', w.__file__)
 " "$tmp"
 # --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
 run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
-    tests/test_whatwg_compiled.py tests/test_whatwg_wpt.py tests/test_whatwg.py "$@"
+    tests/test_whatwg_compiled.py tests/test_whatwg_wpt.py tests/test_whatwg.py \
+    tests/test_punycode.py "$@"
 echo "sanitize_whatwg.sh: no sanitizer reports"

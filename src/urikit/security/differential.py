@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from .. import punycode
 from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
@@ -240,8 +241,8 @@ def _ace(label: str) -> str:
     if label.isascii():
         return label
     try:
-        return "xn--" + label.encode("punycode").decode("ascii")
-    except UnicodeError:
+        return "xn--" + punycode.encode(label)
+    except punycode.PunycodeError:
         return label
 
 

@@ -19,6 +19,7 @@ from typing import Final
 
 import idna
 
+from .. import punycode
 from ..errors import URIError
 from ..percent import percent_decode
 from .addresses import internal_reason
@@ -264,8 +265,8 @@ def _unicode_label(raw: str) -> str | None:
         return None
     if label[:4].lower() == "xn--" and label.isascii():
         try:
-            return label[4:].encode("ascii").decode("punycode")
-        except (UnicodeError, ValueError):
+            return punycode.decode(label[4:])
+        except punycode.PunycodeError:
             return None
     return label
 

@@ -244,7 +244,61 @@ static uint32_t threshold(uint32_t k, uint32_t bias)
     return k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
 }
 
-/* RFC 3492 §6.2 of s[0:n] (ASCII), into out; 1, 0 for failure, -1 on error. */
+/* The output of RFC 3492 §6.2 (punycode.py place_insertions): the b basic code points,
+ * into which the k-th insertion puts cp[k] at index at[k], for k from 0 to m - 1, written
+ * to dst (room for b + m).  Read in reverse, the k-th insertion ends at the at[k]-th (from
+ * 0) of the places that no later one takes, and the basic code points fill the places
+ * none takes; a binary indexed tree over the places counts those still free and finds
+ * that place in O(log n) steps, so the whole takes O(n log n), where inserting into an
+ * array takes O(n²).  0, -1 on error. */
+static int place_insertions(const Py_UCS4 *basic, Py_ssize_t b, const uint32_t *at, const Py_UCS4 *cp,
+                            Py_ssize_t m, Py_UCS4 *dst)
+{
+    Py_ssize_t size = b + m, top = 1;
+    while (top < size) {
+        top <<= 1;
+    }
+    /* tree[p] counts the free places p - lowbit(p) + 1 to p (from 1); the places past size
+     * count as free, but come after every place of the output, and at[k] is less than the
+     * b + k + 1 places of the output still free, so none of them is ever taken. */
+    Py_ssize_t *tree = PyMem_Malloc((size_t)(top + 1) * sizeof(Py_ssize_t));
+    if (tree == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t p = 1; p <= top; p++) {
+        tree[p] = p & -p;
+    }
+    for (Py_ssize_t p = 0; p < size; p++) {
+        dst[p] = 0xFFFFFFFF; /* free: no code point has this value */
+    }
+    for (Py_ssize_t k = m - 1; k >= 0; k--) {
+        /* Descend from the root: step over a node whose free places all come before the
+         * one sought; a node not stepped over holds it, and has one free place less. */
+        Py_ssize_t place = 0, rank = at[k];
+        for (Py_ssize_t step = top; step > 0; step >>= 1) {
+            Py_ssize_t node = place + step;
+            if (tree[node] <= rank) {
+                place = node;
+                rank -= tree[node];
+            } else {
+                tree[node]--;
+            }
+        }
+        dst[place] = cp[k];
+    }
+    for (Py_ssize_t p = 0, j = 0; p < size; p++) {
+        if (dst[p] == 0xFFFFFFFF) {
+            dst[p] = basic[j++];
+        }
+    }
+    PyMem_Free(tree);
+    return 0;
+}
+
+/* RFC 3492 §6.2 of s[0:n] (ASCII), appended to out; the step "insert n into output at
+ * position i" is recorded, and place_insertions makes the output.  1, 0 for failure,
+ * -1 on error. */
 static int punycode_decode(const Py_UCS4 *s, Py_ssize_t n, cps *out)
 {
     Py_ssize_t b = 0;
@@ -254,21 +308,32 @@ static int punycode_decode(const Py_UCS4 *s, Py_ssize_t n, cps *out)
         }
     }
     for (Py_ssize_t i = 0; i < b; i++) {
-        if (s[i] >= 0x80 || cps_put(out, s[i]) < 0) {
-            return s[i] >= 0x80 ? 0 : -1;
+        if (s[i] >= 0x80) {
+            return 0;
         }
     }
+    /* At most one insertion per input code point after the delimiter. */
+    Py_ssize_t most = n - b;
+    uint32_t *at = PyMem_Malloc((size_t)(most + 1) * sizeof(uint32_t));
+    Py_UCS4 *cp = PyMem_Malloc((size_t)(most + 1) * sizeof(Py_UCS4));
+    int result = -1;
+    if (at == NULL || cp == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = 0; /* the insertions; length(output) is b + m */
     uint64_t nn = INITIAL_N, i = 0, bias = INITIAL_BIAS;
+    result = 0;
     for (Py_ssize_t pos = b > 0 ? b + 1 : 0; pos < n;) {
         uint64_t oldi = i, w = 1;
         for (uint64_t k = BASE;; k += BASE) {
             if (pos >= n) {
-                return 0;
+                goto done;
             }
             Py_UCS4 c = s[pos++];
             uint64_t digit = c >= '0' && c <= '9' ? c - 22 : (c | 0x20) >= 'a' && (c | 0x20) <= 'z' ? (c | 0x20) - 'a' : BASE;
             if (digit >= BASE || digit > (MAXINT - i) / w) {
-                return 0;
+                goto done;
             }
             i += digit * w;
             uint64_t t = threshold((uint32_t)k, (uint32_t)bias);
@@ -276,29 +341,35 @@ static int punycode_decode(const Py_UCS4 *s, Py_ssize_t n, cps *out)
                 break;
             }
             if (w > MAXINT / (BASE - t)) {
-                return 0;
+                goto done;
             }
             w *= BASE - t;
         }
-        uint64_t count = (uint64_t)out->len + 1;
+        uint64_t count = (uint64_t)(b + m) + 1;
         bias = adapt((uint32_t)(i - oldi), (uint32_t)count, oldi == 0);
         if (i / count > MAXINT - nn) {
-            return 0;
+            goto done;
         }
         nn += i / count;
         i %= count;
         if (nn > 0x10FFFF || (nn >= 0xD800 && nn <= 0xDFFF)) {
-            return 0;
+            goto done;
         }
-        if (cps_reserve(out, 1) < 0) {
-            return -1;
-        }
-        memmove(out->data + i + 1, out->data + i, (size_t)(out->len - (Py_ssize_t)i) * sizeof(Py_UCS4));
-        out->data[i] = (Py_UCS4)nn;
-        out->len++;
+        at[m] = (uint32_t)i;
+        cp[m] = (Py_UCS4)nn;
+        m++;
         i++;
     }
-    return 1;
+    result = -1;
+    if (cps_reserve(out, b + m) < 0 || place_insertions(s, b, at, cp, m, out->data + out->len) < 0) {
+        goto done;
+    }
+    out->len += b + m;
+    result = 1;
+done:
+    PyMem_Free(at);
+    PyMem_Free(cp);
+    return result;
 }
 
 static char digit_char(uint32_t d)
@@ -585,16 +656,7 @@ int wu_domain_to_ascii(const Py_UCS4 *domain, Py_ssize_t len, wu_buffer *out)
             for (Py_ssize_t k = 4; k < n; k++) {
                 ascii &= s[k] < 0x80;
             }
-            cps decoded = {NULL, 0, 0};
-            int r = ascii ? punycode_decode(s + 4, n - 4, &decoded) : 0;
-            if (r > 0 && cps_reserve(&labels, decoded.len) < 0) {
-                r = -1;
-            }
-            if (r > 0 && decoded.len > 0) {
-                memcpy(labels.data + labels.len, decoded.data, (size_t)decoded.len * sizeof(Py_UCS4));
-                labels.len += decoded.len;
-            }
-            PyMem_Free(decoded.data);
+            int r = ascii ? punycode_decode(s + 4, n - 4, &labels) : 0;
             if (r < 0) {
                 goto done;
             }
