@@ -368,6 +368,7 @@ def test_not_suffix_references(text: str) -> None:
         ("example.xn--p1ai/", ["http://example.xn--p1ai/"]),  # an A-label of the list (рф)
         ("xn--bcher-kva.de/buch", ["http://xn--bcher-kva.de/buch"]),
         ("photo.zip", ["http://photo.zip"]),  # a generic top-level domain is a domain
+        ("a." * 125 + "com", ["http://" + "a." * 125 + "com"]),  # 253 characters
         # a private suffix is a host of its ICANN suffix (io), and no file name ends in it
         ("github.io and user.github.io", ["http://github.io", "http://user.github.io"]),
         # a country code as the whole public suffix: with "www." or a path only
@@ -394,6 +395,7 @@ def test_suffix_references_by_the_public_suffix_list(text: str, expected: list[s
         "www.example.local",
         "john.doe",
         "Example.COM",  # the last label in lower case, unless "www."
+        "a." * 127 + "com",  # 257 characters: no domain name (RFC 1035 §2.3.4)
     ],
 )
 def test_not_suffix_references_by_the_public_suffix_list(text: str) -> None:

@@ -131,6 +131,8 @@ _HOST_BOUNDARY: Final = re.compile(_NOT_IN_NAME)
 # and the emphasis marks of lightweight markup (as GitHub Flavored Markdown's
 # autolinks leave out "*", "_" and "~").
 _TRAILING: Final = ".,;:!?'*_~"
+# The most characters of a domain name (RFC 1035 §2.3.4: 255 octets on the wire).
+_MAX_NAME: Final = 253
 # The length of a country-code top-level domain: two letters (RFC 1591 §2, ISO 3166-1
 # alpha-2), and every two-letter top-level domain is one.
 _COUNTRY_CODE: Final = 2
@@ -438,14 +440,17 @@ def _is_host(name: str, after: str) -> bool:
     """Does the dotted ``name``, followed by the character ``after`` ("" at the end),
     begin a suffix reference (§4.5)?
 
-    Every label a DNS label (RFC 1034 §3.5); the last in lower case unless the name
-    begins with "www."; a domain name of the DNS: a registrable domain or a name
-    under one, by a rule of the ICANN section of the Public Suffix List
-    (:mod:`urikit.sites`; a top-level domain that the list does not name is not
-    taken).  A name whose public suffix is a country-code top-level domain alone
-    (two letters: ``.de``, ``.io``, ``.md``, ``.py``) also needs "www." or a path
-    ("/" after it): file names take the same form (``setup.py``, ``README.md``).
+    At most 253 characters (RFC 1035 §2.3.4); every label a DNS label (RFC 1034
+    §3.5); the last in lower case unless the name begins with "www."; a domain name
+    of the DNS: a registrable domain or a name under one, by a rule of the ICANN
+    section of the Public Suffix List (:mod:`urikit.sites`; a top-level domain that
+    the list does not name is not taken).  A name whose public suffix is a
+    country-code top-level domain alone (two letters: ``.de``, ``.io``, ``.md``,
+    ``.py``) also needs "www." or a path ("/" after it): file names take the same
+    form (``setup.py``, ``README.md``).
     """
+    if len(name) > _MAX_NAME:
+        return False
     labels = name.split(".")
     if any(not label or label[0] == "-" or label[-1] == "-" or len(label) > 63 for label in labels):
         return False
