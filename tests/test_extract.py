@@ -651,3 +651,26 @@ def test_repairs_are_lenients_moved_into_the_document(candidate: str, shift: int
         for v in expected.reports
     ]
     assert all(r.repaired for r in reports)
+
+
+def test_the_suffix_lookup_is_the_list_read_plainly() -> None:
+    # _icann_suffix asks the compiled lookup and one question per top-level domain; it is
+    # held to lookup() (the rule that prevails, its section) on names made of every rule
+    from pathlib import Path
+
+    from urikit.sites import lookup
+    from urikit.text.extract import _icann_suffix
+
+    def plain(name: str) -> str | None:
+        found = lookup(name, private=False)
+        if found is None or found.implicit or found.registrable_domain is None:
+            return None
+        return found.public_suffix
+
+    dat = Path(__file__).resolve().parent.parent / "src" / "urikit" / "sites"
+    names = {"a.notatld", "notatld", "a.b.c", "x.ck", "www.ck", "a.www.ck", "a.kawasaki.jp"}
+    for line in (dat / "public_suffix_list.dat").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("//"):
+            rule = line.lstrip("!").replace("*", "x")
+            names.update((rule, "a." + rule, "www.a." + rule))
+    assert [name for name in sorted(names) if _icann_suffix(name) != plain(name)] == []

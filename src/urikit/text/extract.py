@@ -477,9 +477,22 @@ def _icann_suffix(name: str) -> str | None:
 
     The ICANN section, since a private suffix is a host too: ``github.io`` is a name
     of the DNS (under ``io``), as ``a.github.io`` is."""
+    from ..sites import registrable_domain
+
+    domain = registrable_domain(name, private=False)
+    if domain is None:
+        return None
+    suffix = domain.partition(".")[2]
+    # the implicit rule gives a suffix of one label; a rule of more labels was listed
+    return suffix if "." in suffix or _listed(suffix) else None
+
+
+@lru_cache(maxsize=4096)
+def _listed(label: str) -> bool:
+    """Is the top-level domain ``label`` a public suffix by a rule of the ICANN section,
+    not by the implicit rule?  (An exception rule that leaves one label, ``!www.ck``,
+    stands under a wildcard ``*.ck``, which makes ``ck`` a public suffix itself.)"""
     from ..sites import lookup
 
-    found = lookup(name, private=False)
-    if found is None or found.implicit or found.registrable_domain is None:
-        return None
-    return found.public_suffix
+    found = lookup(label, private=False)
+    return found is not None and not found.implicit
