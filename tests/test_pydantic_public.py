@@ -156,6 +156,80 @@ def test_bad_ports_are_refused_when_declared(ports: Any) -> None:
         URIConstraints(ports=ports)
 
 
+# -- sites (issue 31 item 1: registrable domains, once the sites issue landed) ---------------
+
+ON_SITES = TypeAdapter(
+    Annotated[HttpURL, URIConstraints(sites={"example.co.uk", "https://a.github.io/"})]
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.co.uk/",
+        "https://www.example.co.uk/a",
+        "http://login.example.co.uk:8080/",
+        "HTTPS://Shop.Example.CO.UK/",
+        "https://a.github.io/page",
+    ],
+)
+def test_sites_take_each_site_and_its_hosts(text: str) -> None:
+    assert ON_SITES.validate_python(text) == URI(text)
+    assert ON_SITES.validate_json(f'"{text}"') == URI(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "site", "position"),
+    [
+        ("https://evil.co.uk/", "https://evil.co.uk", 8),
+        ("https://example.co.uk.evil.example/", "https://evil.example", 8),
+        ("https://b.github.io/", "https://b.github.io", 8),
+        ("http://a.github.io/", "http://a.github.io", 7),  # named by a URL: its scheme too
+        ("https://www.example.co.uk./", "https://example.co.uk.", 8),
+    ],
+)
+def test_sites_refuse_other_sites_with_the_reason(text: str, site: str, position: int) -> None:
+    error = refusal(ON_SITES, text)
+    assert error["type"] == "uri_site"
+    assert error["ctx"]["position"] == position and error["ctx"]["rule"] == "host"
+    assert error["ctx"]["allowed"] == ["example.co.uk", "https://a.github.io"]
+    assert f"is on the site {site!r}, which is not allowed" in error["msg"]
+
+
+def test_sites_refuse_a_reference_without_a_site() -> None:
+    field = TypeAdapter(Annotated[URI, URIConstraints(sites=["example.com"])])
+    for text in ("/a", "mailto:a@example.com", "//www.example.com/"):
+        error = refusal(field, text)
+        assert error["type"] == "uri_site" and "on no site" in error["msg"]
+
+
+def test_sites_combine_and_compare() -> None:
+    both = URIConstraints(sites=["example.com", "example.org"])._narrowed(
+        URIConstraints(sites=["https://www.example.com/"])
+    )
+    assert repr(both) == "URIConstraints(sites=('https://example.com',))"
+    assert both == URIConstraints(sites=["https://example.com"])
+    assert hash(both) == hash(URIConstraints(sites=[URI("https://example.com/")]))
+    with pytest.raises(ValueError, match="none in common"):
+        URIConstraints(sites=["example.com"])._narrowed(URIConstraints(sites=["example.org"]))
+    field = TypeAdapter(
+        Annotated[
+            Annotated[HttpURL, URIConstraints(sites=["example.com"])],
+            URIConstraints(sites=["https://example.com"]),
+        ]
+    )
+    assert field.validate_python("https://api.example.com/") == URI("https://api.example.com/")
+    assert refusal(field, "http://api.example.com/")["type"] == "uri_site"
+
+
+@pytest.mark.parametrize(
+    "sites", ["example.com", ["www.example.com"], ["co.uk"], ["github.io"], [], [42], 42]
+)
+def test_bad_sites_are_refused_when_declared(sites: Any) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        URIConstraints(sites=sites)
+
+
 def test_json_schema_stays_uri() -> None:
     assert PUBLIC.json_schema() == {"format": "uri", "type": "string"}
 

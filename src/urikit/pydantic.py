@@ -28,7 +28,7 @@ URI('https://example.com/%7euser')
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Annotated, Any, Final, TypeAlias, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias, get_args
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.errors import PydanticSchemaGenerationError
@@ -38,6 +38,9 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from . import IRI, URI, URIError, is_valid
 from ._pydantic_dsn import DSNConstraints, MultiHostDsn, PostgresDsn
 from .types import Level
+
+if TYPE_CHECKING:
+    from .sites import Site
 
 __all__ = [
     "AbsoluteIRI",
@@ -76,6 +79,11 @@ class URIConstraints:
     refuses a userinfo (§3.2.1); ``ports``: the ports allowed, compared with
     the port a client connects to (the port given, else the scheme's default,
     §3.2.3), so ``ports={443}`` takes ``https://h/`` and refuses ``http://h/``.
+    ``sites``: the sites allowed (``urikit.sites.named_site``): a registrable domain
+    (``"example.co.uk"``: each host of the site, on any scheme), an IP address, or a
+    URL whose site is taken with its scheme; a value is on a site when
+    ``urikit.sites.same_site`` says so, and a value without a scheme or a host,
+    which has no site, is refused.
 
     Several annotations on one field combine: each narrows what the others
     accept, and the last ``normalize`` given wins.
@@ -90,6 +98,7 @@ class URIConstraints:
         "public_host",
         "relative",
         "schemes",
+        "sites",
         "userinfo",
     )
 
@@ -102,6 +111,7 @@ class URIConstraints:
     public_host: bool
     userinfo: bool
     ports: range | frozenset[int] | None
+    sites: frozenset[Site] | None
 
     def __init__(
         self,
@@ -115,6 +125,7 @@ class URIConstraints:
         public_host: bool = False,
         userinfo: bool = True,
         ports: Collection[int] | None = None,
+        sites: Iterable[str | URI | IRI] | None = None,
     ) -> None:
         if schemes is not None:
             if isinstance(schemes, str):
@@ -137,6 +148,7 @@ class URIConstraints:
         set_(self, "public_host", public_host)
         set_(self, "userinfo", userinfo)
         set_(self, "ports", None if ports is None else _port_set(ports))
+        set_(self, "sites", None if sites is None else _site_set(sites))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("URIConstraints is immutable")
@@ -153,6 +165,7 @@ class URIConstraints:
             self.public_host,
             self.userinfo,
             self.ports,
+            None if self.sites is None else tuple(sorted(map(_site_text, self.sites))),
         )
 
     def __repr__(self) -> str:
@@ -166,8 +179,9 @@ class URIConstraints:
             "public_host",
             "userinfo",
             "ports",
+            "sites",
         )
-        defaults = (None, False, None, False, None, False, False, True, None)
+        defaults = (None, False, None, False, None, False, False, True, None, None)
         shown = [
             f"{name}={value!r}"
             for name, value, default in zip(names, self._fields(), defaults, strict=True)
@@ -204,7 +218,7 @@ class URIConstraints:
             relative = True
         else:
             relative = None
-        return URIConstraints(
+        narrowed = URIConstraints(
             schemes=schemes,
             host_required=self.host_required or other.host_required,
             relative=relative,
@@ -215,6 +229,8 @@ class URIConstraints:
             userinfo=self.userinfo and other.userinfo,
             ports=_common_ports(self.ports, other.ports),
         )
+        object.__setattr__(narrowed, "sites", _common_sites(self.sites, other.sites))
+        return narrowed
 
     # -- pydantic ---------------------------------------------------------------------
 
@@ -282,6 +298,39 @@ def _common_ports(
     if not common:
         raise ValueError(f"the ports {a!r} and {b!r} have none in common")
     return common
+
+
+def _site_set(sites: Iterable[str | URI | IRI]) -> frozenset[Site]:
+    """The sites ``sites`` names (``urikit.sites.named_site``); a bad one raises."""
+    if isinstance(sites, (str, URI, IRI)) or not isinstance(sites, Iterable):
+        raise TypeError("sites takes a collection of sites: {'example.com'}")
+    from .sites import named_site
+
+    named = frozenset(named_site(site) for site in sites)
+    if not named:
+        raise ValueError("sites is empty: no reference could match")
+    return named
+
+
+def _common_sites(a: frozenset[Site] | None, b: frozenset[Site] | None) -> frozenset[Site] | None:
+    """The sites on both ``a`` and ``b``: a schemeless site and a site of the same host
+    with a scheme have the latter in common."""
+    if a is None or b is None:
+        return a if b is None else b
+    common = frozenset(
+        y if x.scheme is None else x
+        for x in a
+        for y in b
+        if x.host == y.host and (x.scheme is None or y.scheme is None or x.scheme == y.scheme)
+    )
+    if not common:
+        raise ValueError(f"the sites {sorted(a)!r} and {sorted(b)!r} have none in common")
+    return common
+
+
+def _site_text(site: Site) -> str:
+    """A site as it is named: its host alone, or its scheme and host (``https://example.com``)."""
+    return site.host if site.scheme is None else f"{site.scheme}://{site.host}"
 
 
 def _shown_ports(ports: range | frozenset[int]) -> str:
@@ -387,7 +436,7 @@ class _Field:
             else:
                 position, rule, what = host[0], "host", "an empty host"
             raise _error("uri_host", f"a host is required, and there is {what}", position, rule)
-        if ref.authority is not None:
+        if ref.authority is not None or c.sites is not None:
             _check_authority(ref, c)
         if c.normalize is not None:
             return ref.normalize(level=c.normalize)
@@ -422,6 +471,28 @@ def _check_authority(ref: URI | IRI, c: URIConstraints) -> None:
             ) from None
     if c.ports is not None:
         _check_port(ref, c.ports)
+    if c.sites is not None:
+        _check_site(ref, c.sites)
+
+
+def _check_site(ref: URI | IRI, sites: frozenset[Site]) -> None:
+    """Is ``ref`` on one of ``sites``: ``urikit.sites.same_site`` with an entry, schemeful
+    for a site named by a URL, schemeless for one named alone (HTML Standard §7.1.1.1)?"""
+    from .sites import site
+
+    found = site(ref)
+    span = ref.span("host") or ref.span("path") or (0, 0)
+    allowed = sorted(_site_text(entry) for entry in sites)
+    if found is None:
+        reason = "a reference without a scheme and a host is on no site (RFC 6454 §4)"
+    elif any(entry.includes(found) for entry in sites):
+        return
+    else:
+        reason = (
+            f"the host {ref.host!r} is on the site {_site_text(found)!r}, which is not "
+            f"allowed ({_quoted(allowed)})"
+        )
+    raise _error("uri_site", reason, span[0], "host", allowed=allowed)
 
 
 def _check_port(ref: URI | IRI, ports: range | frozenset[int]) -> None:

@@ -40,7 +40,15 @@ from urikit.security import (
     redirect_findings,
 )
 from urikit.security.audit import innermost
-from urikit.sites import SuffixList, lookup, public_suffix, registrable_domain, same_site
+from urikit.sites import (
+    SuffixList,
+    lookup,
+    named_site,
+    public_suffix,
+    registrable_domain,
+    same_site,
+    site,
+)
 from urikit.template import Router, TemplateError, URITemplate
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
@@ -457,11 +465,12 @@ def target_audit(draw: Draw) -> None:
 def target_redirect(draw: Draw) -> None:
     """``is_safe_redirect`` is a bool for any target; it agrees with ``redirect_findings``."""
     schemes = draw.pick((("http", "https"), "https", ()))
+    sites = draw.pick(((), ("example.co.uk", "https://a.github.io/", "[2001:db8::1]")))
     target, base, allowed = draw.texts(3)
     hosts = (allowed, "example.com")
     try:
         safe = urikit.is_safe_redirect(
-            target, base=base, allowed_hosts=hosts, allowed_schemes=schemes
+            target, base=base, allowed_hosts=hosts, allowed_schemes=schemes, allowed_sites=sites
         )
     except URIError:
         b = _reference(base, iri=False)
@@ -469,7 +478,9 @@ def target_redirect(draw: Draw) -> None:
         assert bad_base or ":" in allowed, "only a bad base or an allowed host's port"
         return
     assert isinstance(safe, bool)
-    findings = redirect_findings(target, base=base, allowed_hosts=hosts, allowed_schemes=schemes)
+    findings = redirect_findings(
+        target, base=base, allowed_hosts=hosts, allowed_schemes=schemes, allowed_sites=sites
+    )
     assert safe == (not findings), findings
     iri = _reference(target, iri=True)
     if iri is not None:  # an IRI target is judged too, never raised on
@@ -562,11 +573,19 @@ def target_sites(draw: Draw) -> None:
             assert domain.endswith("." + suffix)
             assert match.domain == domain or match.domain.endswith("." + domain)
     try:
+        named = named_site(text)
+    except URIError:
+        pass
+    else:
+        assert named.scheme is not None or registrable_domain(named.host) in (named.host, None)
+    try:
         same = same_site(text, other, schemeful=private)
     except URIError:
         assert _reference(text, iri=True) is None or _reference(other, iri=True) is None
         return
     assert same == same_site(other, text, schemeful=private)
+    first = site(text, schemeful=private)
+    assert same == (first is not None and first == site(other, schemeful=private))
 
 
 def target_suffix_list(draw: Draw) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Final
 from urllib.parse import unquote
 
-from ..grammar import ALPHA, DIGIT, HEXDIG, URI_GRAMMAR
+from ..grammar import HEXDIG, URI_GRAMMAR
 from ..report import Report, Severity, printable, quote
 from ..schemes import SchemeRegistry
 from ..types import Component
@@ -87,31 +87,10 @@ def _data_content(ref: Reference) -> int | None:
 
 # --- §7.5, §7.6: userinfo -----------------------------------------------------------
 
-_TOKEN_SPLIT: Final = re.compile(f"[^{ALPHA}{DIGIT}.\\-]+")
+#: What separates the names a userinfo may hold: anything but a letter or digit of any
+#: script (a U-label is a name too), "." and "-".
+_TOKEN_SPLIT: Final = re.compile(r"(?:[^\w.\-]|_)+")
 _SCHEME_AT_START: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
-#: Top-level domains common enough to make a two-label name look like a host.
-_COMMON_TLDS: Final = frozenset(
-    [
-        "com",
-        "net",
-        "org",
-        "edu",
-        "gov",
-        "mil",
-        "int",
-        "info",
-        "biz",
-        "io",
-        "app",
-        "dev",
-        "xyz",
-        "online",
-        "site",
-        "top",
-        "shop",
-        "cloud",
-    ]
-)
 
 
 #: The names that RFC 2606 §2-§3 and RFC 6761 §6 reserve: top-level domains, and the
@@ -134,22 +113,27 @@ _RESERVED_DEPTH: Final = 4
 
 def domain_like(name: str) -> str | None:
     """What kind of host name ``name`` (a dot-separated token of a userinfo) looks like,
-    or None: a name that RFC 2606 or RFC 6761 reserves (``good.example``,
-    ``example.com``, ``localhost``), a name of three labels or more, or a two-label name
-    ending in a two-letter or a common top-level domain (RFC 3986 §7.6)."""
+    or None (RFC 3986 §7.6): a name that RFC 2606 or RFC 6761 reserves (``good.example``,
+    ``example.com``, ``localhost``), or a domain name of the DNS, one that has a
+    registrable domain under a public suffix that the ICANN section of the Public Suffix
+    List names (``paypal.com``, ``login.bank.co.uk``, ``bücher.de``; not ``John.Doe``,
+    whose top-level domain is not delegated).  The ICANN section is read, not the
+    private one: ``github.io`` names a host as ``a.github.io`` does."""
     labels = name.lower().strip(".").split(".")
     if "" in labels:
         return None
-    last = labels[-1]
-    if last in _RESERVED_TLDS or any(
+    if labels[-1] in _RESERVED_TLDS or any(
         ".".join(labels[-size:]) in _RESERVED_NAMES for size in range(2, _RESERVED_DEPTH + 1)
     ):
         return "the reserved name"
-    if len(labels) < 2 or not last.isalpha():
+    if len(labels) < 2:
         return None
-    if len(labels) >= 3 or len(last) == 2 or last in _COMMON_TLDS:
-        return "the host name"
-    return None
+    from ..sites import lookup
+
+    found = lookup(".".join(labels), private=False)
+    if found is None or found.implicit or found.registrable_domain is None:
+        return None
+    return "the domain name"
 
 
 def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:

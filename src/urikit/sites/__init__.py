@@ -24,12 +24,13 @@ import os
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from .._store import speedups
 from ..errors import URIError
 from ..percent import percent_decode
 from ..uri import IRI, URI
+from ..validate import check, is_valid
 from ._compile import COUNT_MASK, Table, answer_parts, compile_rules, table_from_text
 from ._rules import Section, read_rules
 
@@ -38,13 +39,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Host",
+    "Site",
     "SuffixList",
     "SuffixMatch",
     "default_list",
     "lookup",
+    "named_site",
     "public_suffix",
     "registrable_domain",
     "same_site",
+    "site",
 ]
 
 #: A host: its text (a domain name, a reg-name, an IP address or literal), or the
@@ -133,6 +137,31 @@ class SuffixMatch:
     def implicit(self) -> bool:
         """Is the prevailing rule the implicit ``*`` (a top-level domain not listed)?"""
         return self.section is None
+
+
+class Site(NamedTuple):
+    """A site (HTML Standard §7.1.1.1, "obtain a site"): a scheme and the registrable
+    domain of a host, or the host itself when it has none (an IP address, a public
+    suffix).  The host is written as origins write it (RFC 6454 §4: lower case, IDNA
+    A-labels).  ``scheme`` is ``None`` for a schemeless site, which holds a host on
+    any scheme ("schemelessly same site")."""
+
+    scheme: str | None
+    host: str
+
+    def includes(self, other: Site | None) -> bool:
+        """Is ``other`` this site, or, for a schemeless site, this site on some scheme?
+
+        >>> Site(None, "example.com").includes(Site("https", "example.com"))
+        True
+        >>> Site("https", "example.com").includes(Site("http", "example.com"))
+        False
+        """
+        return (
+            other is not None
+            and other.host == self.host
+            and (self.scheme is None or other.scheme == self.scheme)
+        )
 
 
 def _tree(table: Table) -> _Node:
@@ -283,6 +312,91 @@ registrable_domain='a.github.io', rule='github.io', section='private')
             rule = "*"
         return SuffixMatch(domain, public, registrable, rule, section)
 
+    def site(
+        self, uri: URI | IRI | str, *, schemeful: bool = True, private: bool = True
+    ) -> Site | None:
+        """The site of ``uri`` (HTML Standard §7.1.1.1, "obtain a site"), or ``None``.
+
+        The site is the scheme of the URI's origin and the registrable domain of its
+        host, or the host itself when it has none (an IP address, a public suffix); hosts
+        are written as origins write them (RFC 6454 §4: lower case, IDNA A-labels).  A
+        URI without a scheme or a host has an opaque origin, and no site.  With
+        ``schemeful=False`` the site's scheme is ``None``.  A ``str`` is read as an IRI
+        reference (every URI reference is one); a text that is not one raises
+        :class:`~urikit.URIError`.
+
+        >>> default_list().site("https://WWW.Example.CO.UK:8443/a")
+        Site(scheme='https', host='example.co.uk')
+        """
+        origin = _origin(uri)
+        if origin is None:
+            return None
+        scheme, host = origin
+        domain = self.registrable_domain(host, private=private)
+        return Site(scheme if schemeful else None, host if domain is None else domain)
+
+    def named_site(self, entry: URI | IRI | str, *, private: bool = True) -> Site:
+        """The site an entry of an allow-list names: a URL's site, or a site written alone.
+
+        * A :class:`~urikit.URI` or :class:`~urikit.IRI`, or a ``str`` with ``://``
+          after its scheme, is a URL: its site (:meth:`site`, with its scheme) is
+          taken, so ``https://www.example.com/`` names ``https`` on ``example.com``.
+        * Any other ``str`` is a host, which names a schemeless site: a registrable
+          domain (``example.co.uk``) or an IP address (``192.0.2.1``, ``[2001:db8::1]``).
+          A host that is not a registrable domain itself raises
+          :class:`~urikit.URIError` that says why: a name under one (``www.example.com``,
+          whose site is ``example.com``), a public suffix (``co.uk``, ``github.io``,
+          under which every name is another site), or text that names no domain.
+
+        >>> default_list().named_site("example.co.uk")
+        Site(scheme=None, host='example.co.uk')
+        >>> default_list().named_site("https://www.example.co.uk/")
+        Site(scheme='https', host='example.co.uk')
+        """
+        if isinstance(entry, str):
+            scheme_end = entry.find("://")
+            if scheme_end <= 0 or not is_valid(entry[:scheme_end], "scheme"):
+                return self._host_site(entry, private)
+            entry = IRI(entry)
+        elif not isinstance(entry, _REFERENCES):
+            raise TypeError(f"a site is named by a str, URI or IRI, not {type(entry).__name__}")
+        found = self.site(entry, private=private)
+        if found is None:
+            raise URIError(
+                "a URL names a site only with a scheme and a host (HTML Standard §7.1.1.1)",
+                text=str(entry),
+                position=0,
+                rule="absolute-URI",
+            )
+        return found
+
+    def _host_site(self, text: str, private: bool) -> Site:
+        """The schemeless site of ``text``, a host that must be a registrable domain or an
+        IP address (:meth:`named_site`)."""
+        check(text, "ihost")  # URIError: where and why it is no host (RFC 3987 §2.2)
+        origin = _origin(IRI.build(scheme="http", host=text))
+        if origin is None:
+            raise URIError("an empty host names no site", text=text, position=0, rule="ihost")
+        host = origin[1]
+        if host[0] == "[" or is_valid(host, "IPv4address"):
+            return Site(None, host)
+        domain = self.registrable_domain(host, private=private)
+        if domain == host:
+            return Site(None, host)
+        if domain is not None:
+            reason = (
+                f"{host!r} is not a registrable domain but a host under one: its site is "
+                f"{domain!r}, which holds every host under it"
+            )
+        elif self.public_suffix(host, private=private) is not None:
+            reason = (
+                f"{host!r} is a public suffix, under which each registrable domain is a site "
+                "of its own: name one of them"
+            )
+        else:
+            reason = f"{host!r} names no domain and is no IP address"
+        raise URIError(reason, text=text, position=0, rule="ihost")
+
     def same_site(
         self, a: URI | IRI | str, b: URI | IRI | str, *, schemeful: bool = True,
         private: bool = True,
@@ -295,21 +409,15 @@ registrable_domain='a.github.io', rule='github.io', section='private')
         a host has an opaque origin, same site with nothing.  With ``schemeful=False``
         the schemes are not compared ("schemelessly same site").  A ``str`` is read as
         an IRI reference (every URI reference is one); a text that is not one raises
-        :class:`~urikit.URIError`.
+        :class:`~urikit.URIError`.  It is ``site(a) == site(b)`` (:meth:`site`), both
+        not ``None``.
 
         >>> default_list().same_site("https://www.example.co.uk/", "https://example.co.uk:8443/")
         True
         """
-        first = _origin(a)
-        second = _origin(b)
-        if first is None or second is None:
-            return False
-        if schemeful and first[0] != second[0]:
-            return False
-        if first[1] == second[1]:
-            return True
-        domain = self.registrable_domain(first[1], private=private)
-        return domain is not None and domain == self.registrable_domain(second[1], private=private)
+        first = self.site(a, schemeful=schemeful, private=private)
+        second = self.site(b, schemeful=schemeful, private=private)
+        return first is not None and first == second
 
 
 def _origin(value: URI | IRI | str) -> tuple[str, str] | None:
@@ -377,6 +485,24 @@ def lookup(host: Host, *, private: bool = True) -> SuffixMatch | None:
     """The public suffix, registrable domain and prevailing rule of ``host`` by the
     bundled list (:meth:`SuffixList.lookup`)."""
     return (_DEFAULT or default_list()).lookup(host, private=private)
+
+
+def site(uri: URI | IRI | str, *, schemeful: bool = True, private: bool = True) -> Site | None:
+    """The site of ``uri`` by the bundled list (:meth:`SuffixList.site`).
+
+    >>> site("https://www.example.co.uk/"), site("http://192.0.2.1:8080/", schemeful=False)
+    (Site(scheme='https', host='example.co.uk'), Site(scheme=None, host='192.0.2.1'))
+    """
+    return (_DEFAULT or default_list()).site(uri, schemeful=schemeful, private=private)
+
+
+def named_site(entry: URI | IRI | str, *, private: bool = True) -> Site:
+    """The site an allow-list entry names, by the bundled list (:meth:`SuffixList.named_site`).
+
+    >>> named_site("example.co.uk"), named_site("https://www.example.co.uk/").scheme
+    (Site(scheme=None, host='example.co.uk'), 'https')
+    """
+    return (_DEFAULT or default_list()).named_site(entry, private=private)
 
 
 def same_site(
