@@ -1,4 +1,4 @@
-"""The optional compiled modules, urikit._speedups and urikit._columns; the rest is configured in pyproject.toml.
+"""The optional compiled modules, urikit._speedups, urikit._columns and urikit._whatwg; the rest is configured in pyproject.toml.
 
 The extension is optional: where it cannot be built, ``pip install .`` still succeeds and
 urikit runs as pure Python.  With ``URIKIT_STRICT_BUILD=1`` (CI) warnings are errors and a
@@ -45,6 +45,7 @@ speedups = Extension(
         "src/urikit/_speedups_reference.h",
         "src/urikit/_speedups_scan.h",
         "src/urikit/_speedups_scan_kind.h",
+        "src/urikit/_speedups_sites.h",
         "src/urikit/_speedups_tables.h",
         "src/urikit/_speedups_triplets.h",
     ],
@@ -66,4 +67,13 @@ columns = Extension(
     optional=not STRICT,
 )
 
-setup(ext_modules=[speedups, columns], cmdclass={"build_ext": BuildExt})
+WHATWG = "src/urikit/_c/whatwg"
+WHATWG_UNITS = ("buffer", "host", "uts46", "fast", "parser", "module")
+whatwg = Extension(
+    "urikit._whatwg",
+    sources=[f"{WHATWG}/{unit}.c" for unit in WHATWG_UNITS],
+    depends=[f"{WHATWG}/whatwg.h", f"{WHATWG}/uts46_tables.h"],
+    optional=not STRICT,
+)
+
+setup(ext_modules=[speedups, columns, whatwg], cmdclass={"build_ext": BuildExt})

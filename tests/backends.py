@@ -39,6 +39,9 @@ def load_twin(name: str, pure: bool) -> ModuleType:
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
+        # One URLParseError for every copy: the compiled WHATWG parser raises
+        # urikit.whatwg's, whichever copy called it.
+        sys.modules[f"{name}.whatwg.errors"] = importlib.import_module("urikit.whatwg.errors")
         spec.loader.exec_module(module)
     finally:
         if saved is None:

@@ -40,3 +40,11 @@ def backend(request: pytest.FixtureRequest) -> ModuleType:
     if not module.compiled and module is COMPILED:
         pytest.fail("URIKIT_REQUIRE_EXTENSION=1 but urikit._speedups did not load")
     return module
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def whatwg(request: pytest.FixtureRequest) -> object:
+    """``urikit.whatwg`` on each implementation (``tests/whatwg_twins.py``)."""
+    import whatwg_twins
+
+    return whatwg_twins.select(request.param)

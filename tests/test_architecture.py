@@ -30,7 +30,9 @@ FLOORS: dict[str, int] = {
     "types": 0,
     "_scheme_data": 0,
     "_contracts": 0,
-    # 1: encodings and data, readable: percent-encoding, the registry, components, hosts
+    "_uts46_data": 0,
+    # 1: encodings and data, readable: percent-encoding, the registry, components, hosts,
+    # the Unicode steps of the URL Standard, the template syntax
     "percent": 1,
     "schemes": 1,
     "components": 1,
@@ -39,6 +41,11 @@ FLOORS: dict[str, int] = {
     "_store": 1,
     "_speedups": 1,
     "_columns": 1,
+    "_whatwg": 1,
+    "_template_syntax": 1,
+    "punycode": 1,
+    "_nfc": 1,
+    "uts46": 1,
     # 2: the RFC operations with a compiled twin, readable, on component text
     "resolution": 2,
     "normalization": 2,
@@ -56,6 +63,7 @@ FLOORS: dict[str, int] = {
     "fileuri": 4,
     "lenient": 4,
     "_shortcuts": 4,
+    "template": 4,
     # 5: the value type and its functional forms
     "uri": 5,
     "functions": 5,
@@ -65,6 +73,9 @@ FLOORS: dict[str, int] = {
     "views": 6,
     "text": 6,
     "security": 6,
+    "dsn": 6,
+    "whatwg": 6,
+    "sites": 6,
     # 7: adapters and the command
     "cli": 7,
     "pydantic": 7,
@@ -75,6 +86,8 @@ FLOORS: dict[str, int] = {
     "duckdb": 7,
     "spark": 7,
     "dask": 7,
+    "jsonschema": 7,
+    "_pydantic_dsn": 7,
     "__main__": 7,
 }
 
@@ -88,12 +101,14 @@ PUBLIC = {
     "urikit.validate",
     "urikit.text",
     "urikit.security",
+    "urikit.sites",
     "urikit.arrow",
+    "urikit.template",
 }
 
 
 #: The compiled modules (C), by full name.
-COMPILED_MODULES = {"urikit._speedups", "urikit._columns"}
+COMPILED_MODULES = {"urikit._speedups", "urikit._columns", "urikit._whatwg"}
 
 
 def _modules() -> dict[str, Path]:

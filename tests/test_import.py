@@ -37,6 +37,7 @@ DEFERRED = frozenset(
         "urikit.resolution",
         "urikit.schemes",
         "urikit.security",
+        "urikit.sites",
         "urikit.text",
         "urikit.views",
         # the standard modules only those need

@@ -256,7 +256,7 @@ def _encoded(
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
     reports: list[Report] = []
     out = copy._seam.encode_forbidden(grammar, text, 3, delimited, reports)[0]
-    runs = copy._seam.forbidden_runs(grammar, text, 3, delimited)
+    runs = copy._seam.forbidden_runs(grammar, text, 3, delimited, None)[0]
     return out, reports, runs
 
 

@@ -546,10 +546,10 @@ def test_spans_after_the_last_repair_are_mapped_without_the_runs(
 ) -> None:
     # past the last replacement the map is a shift from the end, as up to the first
     # one it is a shift from the start: listing the runs repeats the whole repair
-    def refuse(text: str, *, iri: bool = False) -> object:
+    def refuse(text: str, limit: int | None = None, *, iri: bool = False) -> object:
         raise AssertionError("the runs were listed")
 
-    monkeypatch.setattr(reading, "replaced", refuse)
+    monkeypatch.setattr(reading, "replaced_before", refuse)
     found = [f for f in audit(text) if f.code in ("encoded-control", "invalid-utf8")]
     assert [f.span for f in found] == [span]
     monkeypatch.undo()

@@ -58,10 +58,12 @@ __all__ = [
     "resolved",
     "scan",
     "scheme_codes",
+    "suffix_lookup",
     "triplet_concerns",
     "triplet_find",
     "triplet_runs",
     "validating",
+    "whatwg_core",
 ]
 
 
@@ -194,6 +196,35 @@ triplet_find: Final[_TripletFind] = percent.triplet_find if _C is None else _C.t
 chars_in: Final[Callable[[str, str], str]] = _readable_chars_in if _C is None else _C.chars_in
 
 
+# --- the other readings: the URL Standard, the Public Suffix List --------------------
+
+
+def whatwg_core() -> ModuleType | None:
+    """``urikit._whatwg``, the compiled parser of the URL Standard, or ``None`` for the
+    readable one (``whatwg._pure``): the switch read when urikit was imported, and
+    whether the module can be imported.  ``urikit.whatwg`` asks once, when imported."""
+    if _C is None:
+        return None
+    try:
+        from ._whatwg import Store  # noqa: F401
+    except ImportError:
+        return None
+    return sys.modules[f"{__name__.rpartition('.')[0]}._whatwg"]
+
+
+def suffix_lookup(
+    edge_start: object, edge_labels: object, edge_targets: object, values: object
+) -> Callable[[str, bool, int], object] | None:
+    """The lookup in C of an ASCII host in a compiled Public Suffix List
+    (``_speedups.sites_find`` over ``sites_table``), or ``None`` on the readable path,
+    where ``sites.SuffixList`` walks its trie."""
+    if _C is None:
+        return None
+    table = _C.sites_table(edge_start, edge_labels, edge_targets, values)
+    found: Callable[[str, bool, int], object] = partial(_C.sites_find, table)
+    return found
+
+
 # --- the scheme codes the compiled normalization reads (§6.2.3) ----------------------
 
 #: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
@@ -253,8 +284,8 @@ class _EncodeForbidden(Protocol):
 
 class _ForbiddenRuns(Protocol):
     def __call__(
-        self, grammar: Grammar, body: str, offset: int, delimited: bool, /
-    ) -> list[tuple[int, int, int]]: ...
+        self, grammar: Grammar, body: str, offset: int, delimited: bool, limit: int | None, /
+    ) -> tuple[list[tuple[int, int, int]], int | None]: ...
 
 
 def _parts(ref: PureStore) -> Parts:
@@ -376,35 +407,43 @@ def _bind_forbidden_runs() -> _ForbiddenRuns:
     if _C is None:
 
         def readable(
-            grammar: Grammar, body: str, offset: int, delimited: bool, /
-        ) -> list[tuple[int, int, int]]:
-            """The pieces ``character_repairs.encode_forbidden`` replaces."""
+            grammar: Grammar, body: str, offset: int, delimited: bool, limit: int | None, /
+        ) -> tuple[list[tuple[int, int, int]], int | None]:
+            """The pieces ``character_repairs.encode_forbidden`` replaces, all of them."""
             runs: list[tuple[int, int, int]] = []
             repairs.encode_forbidden(grammar, body, offset, delimited, [], runs)
-            return runs
+            return runs, None
 
         return readable
     core = _C
 
     def forbidden_runs(
-        grammar: Grammar, body: str, offset: int, delimited: bool, /
-    ) -> list[tuple[int, int, int]]:
-        """Every run of a repair, from one pass in C with no limit on their number:
-        white space removed, anything else three characters an octet of its UTF-8."""
+        grammar: Grammar, body: str, offset: int, delimited: bool, limit: int | None, /
+    ) -> tuple[list[tuple[int, int, int]], int | None]:
+        """The runs of the repairs, from one pass in C: white space removed, anything
+        else three characters an octet of its UTF-8.  With a ``limit``, the runs before
+        the first run past the first ``limit`` runs of a kind of repair, and where that
+        run begins (so that a text of a million repairs is not listed whole for the
+        first of them); ``None`` when every run is listed."""
+        bound = len(body) + 1 if limit is None else limit
         encoded = core.lenient_encode(
-            body, grammar.iri, delimited, repairs.authority(body)[1], body.find("#"), len(body) + 1
+            body, grammar.iri, delimited, repairs.authority(body)[1], body.find("#"), bound
         )
         if isinstance(encoded, int):
             repairs.refuse_surrogate(body, encoded)
+        before = min((offset + first for _, first, _, _ in encoded[2]), default=None)
         pieces = []
         for number, first, last in encoded[1]:
+            if before is not None and offset + first >= before:
+                continue  # past a kind of repair whose later runs are not listed
             piece = body[first:last]
             if _ENCODE_CODES[number] == "embedded-whitespace":
                 length = 0
             else:  # three characters for each octet of UTF-8 (§2.1, §2.5)
                 length = 3 * (len(piece) if piece.isascii() else len(piece.encode("utf-8")))
             pieces.append((offset + first, offset + last, length))
-        return pieces
+        pieces.sort()
+        return pieces, before
 
     return forbidden_runs
 
@@ -436,11 +475,11 @@ def _encode_forbidden_first(
 
 
 def _forbidden_runs_first(
-    grammar: Grammar, body: str, offset: int, delimited: bool, /
-) -> list[tuple[int, int, int]]:
+    grammar: Grammar, body: str, offset: int, delimited: bool, limit: int | None, /
+) -> tuple[list[tuple[int, int, int]], int | None]:
     global forbidden_runs
     forbidden_runs = _bind_forbidden_runs()
-    return forbidden_runs(grammar, body, offset, delimited)
+    return forbidden_runs(grammar, body, offset, delimited, limit)
 
 
 #: ``resolved(cls, base, ref, strict)``: the target of the str ``ref`` against the str
@@ -456,6 +495,7 @@ normalized: _Normalized = _normalized_first
 #: repairs of a lenient reading and the skeleton that checks them
 #: (``character_repairs.encode_forbidden``).
 encode_forbidden: _EncodeForbidden = _encode_forbidden_first
-#: ``forbidden_runs(grammar, body, offset, delimited)``: where those repairs replace
-#: what, ``(start, end, length)`` in input positions.
+#: ``forbidden_runs(grammar, body, offset, delimited, limit)``: where those repairs
+#: replace what, ``(start, end, length)`` in input positions, and the position of the
+#: first run left unlisted past ``limit`` runs of a kind (``None`` if none is).
 forbidden_runs: _ForbiddenRuns = _forbidden_runs_first

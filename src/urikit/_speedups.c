@@ -18,6 +18,9 @@
  * their octets for urikit.security.triplets (_speedups_triplets.h); chars_in finds
  * which of some characters a text holds in one pass (_speedups_chars.h).
  *
+ * sites_table and sites_find look hosts up in a compiled Public Suffix List for
+ * urikit.sites (_speedups_sites.h).
+ *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
  * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
  * invalid text.
@@ -57,6 +60,7 @@ static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
 #include "_speedups_lenient.h"
 #include "_speedups_triplets.h"
 #include "_speedups_chars.h"
+#include "_speedups_sites.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -129,6 +133,7 @@ static PyMethodDef speedups_methods[] = {
     UK_LENIENT_METHODS,
     UK_TRIPLET_METHODS,
     UK_CHARS_METHODS,
+    UK_SITES_METHODS,
     {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };

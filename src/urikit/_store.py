@@ -21,7 +21,10 @@ for a text that is not a reference):
   no query;
   ``cls._construct_directly()`` makes the compiled store's ``cls(text)`` go from the
   call straight to the scan (a no-op here); ``Store._validator(is_valid)`` gives
-  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here);
+  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here), and
+  ``Store._rule_validator(rule, fallback)`` a function of one argument that decides
+  one reference rule for a ``str`` in C and leaves the rest to ``fallback``
+  (``fallback`` itself here);
 * ``r._text``; ``r.scheme`` ... ``r.fragment``, ``None`` when undefined (RFC 3986
   §5.3); ``r._group(g)``, ``r._span(g)`` by the component number ``g``
   (:class:`~urikit._contracts.Group`: 0 the text, 1 scheme ... 8 fragment, the groups of
@@ -123,6 +126,13 @@ class PureStore:
         """is_valid(text, rule='URI-reference') deciding the reference rules by one scan
         and leaving every other call to fallback (urikit.validate)."""
         # The compiled store's answers in C; here the fallback is the whole of is_valid.
+        return fallback
+
+    @staticmethod
+    def _rule_validator(rule: str, fallback: Callable[[object], bool]) -> Callable[[object], bool]:
+        """A function of one argument deciding the reference rule ``rule`` for a str by
+        one scan and leaving every other call to fallback."""
+        # The compiled store's answer in C; here the fallback answers every call.
         return fallback
 
     @classmethod

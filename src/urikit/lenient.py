@@ -52,6 +52,7 @@ __all__ = [
     "repair_runs",
     "repair_value",
     "replaced",
+    "replaced_before",
 ]
 
 _Value = TypeVar("_Value")
@@ -151,16 +152,27 @@ def repair_runs(
 
 def replaced(text: str, *, iri: bool = False) -> list[tuple[int, int, int]]:
     """Where :func:`repair` replaces what in ``text``: ``(start, end, length)`` of pieces
-    of ``text`` replaced by ``length`` characters, in order: white space inside
-    delimiters removed (RFC 3986 Appendix C), anything else three characters an octet
-    of its UTF-8 (§2.1, §2.5); none for a text that needs no repair.  What the repairs
-    around the reference removed (white space, delimiters, a prefix) is read from the
-    reports."""
+    of ``text`` replaced by ``length`` characters, in order, as :func:`repair_runs`
+    lists them or cut finer (one of its pieces may come as several that follow one
+    another, which place every character the same way): white space inside
+    delimiters removed (RFC 3986 Appendix C), anything else three characters an
+    octet of its UTF-8 (§2.1, §2.5); none for a text that needs no repair."""
+    return replaced_before(text, iri=iri)[0]
+
+
+def replaced_before(
+    text: str, limit: int | None = None, *, iri: bool = False
+) -> tuple[list[tuple[int, int, int]], int]:
+    """:func:`replaced`, the pieces that begin before a position of ``text``, and that
+    position: with the compiled core and a ``limit``, those before the first piece
+    past the first ``limit`` pieces of a kind of repair (so that a text of a million
+    repairs is not listed whole for the first of them); else all, and ``len(text)``."""
     if is_valid(text, "IRI-reference" if iri else "URI-reference") and _PREFIX.match(text) is None:
-        return []
+        return [], len(text)
     start, end, delimited = _body(text, [])
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
-    return _seam.forbidden_runs(grammar, text[start:end], start, delimited)
+    pieces, before = _seam.forbidden_runs(grammar, text[start:end], start, delimited, limit)
+    return pieces, len(text) if before is None else before
 
 
 def _repair(
