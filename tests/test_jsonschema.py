@@ -286,7 +286,7 @@ def test_uri_template_takes_linear_time() -> None:
 
 
 def test_the_rule_checks_are_one_call_into_the_compiled_core() -> None:
-    from urikit._store import Store
+    from urikit._seam import Store
 
     if not urikit.compiled:
         assert Store._rule_validator("URI", bool) is bool  # the fallback answers every call

@@ -1,8 +1,9 @@
 """``urikit.whatwg`` on each implementation, side by side in one process.
 
 ``IMPLEMENTATIONS`` maps "pure" and "compiled" to ``urikit.whatwg`` of each copy of
-urikit in ``backends.py``, its store chosen by that copy's seam (the compiled one falls back to the readable Python when
-``urikit._whatwg`` is not built; ``COMPILED_BUILT`` says whether it was).  The fixture
+urikit in ``backends.py``, its store chosen by that copy's seam (the compiled one falls
+back to the readable Python when ``urikit._whatwg`` is not built; ``COMPILED_BUILT``
+says whether it was).  The fixture
 ``whatwg`` of ``tests/conftest.py`` gives each test both.
 """
 

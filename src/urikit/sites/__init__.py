@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from .._seam import suffix_lookup

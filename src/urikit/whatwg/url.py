@@ -13,9 +13,9 @@ import contextlib
 import weakref
 from typing import TYPE_CHECKING, Final, NamedTuple, Union
 
+from .._seam import whatwg_core
 from ..report import Report, Severity
 from ._pure import RecordStore, api_url_parser, coerce
-from .._seam import whatwg_core
 from .encoding import USERINFO, utf8_percent_encode
 from .errors import VALIDATION_ERRORS, URLParseError, ValidationErrors
 from .origin import origin, serialize_origin
