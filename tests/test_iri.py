@@ -252,12 +252,28 @@ def test_3_1_idna_decodes_percent_encoded_host_first() -> None:
 
 
 def test_3_1_idna_failure_is_an_error_at_the_label() -> None:
+    # UTS #46 CheckJoiners (C2): a ZERO WIDTH JOINER needs a virama before it.
     with pytest.raises(URIError) as info:
-        IRI("http://user@ok.a_\u00e9.org/").to_uri(idna=True)
+        IRI("http://user@ok.a\u200d.org/").to_uri(idna=True)
     assert info.value.rule == "ireg-name"
     assert info.value.position == 15
+    assert "C2" in info.value.reason
     # without idna the same IRI maps
-    assert str(IRI("http://user@ok.a_\u00e9.org/").to_uri()) == "http://user@ok.a_%C3%A9.org/"
+    assert str(IRI("http://user@ok.a\u200d.org/").to_uri()) == "http://user@ok.a%E2%80%8D.org/"
+
+
+def test_3_1_idna_is_the_browsers_uts46_not_idna2008() -> None:
+    """Symbols, an underscore and hyphens in places 3-4 pass UTS #46 as the URL Standard
+    calls it (UseSTD3ASCIIRules, CheckHyphens false), where IDNA 2008 refuses them."""
+    from urikit.whatwg import URL
+
+    for text in ("https://i\u2764.ws/", "http://a_\u00e9/", "http://ab--\u00e9.example/"):
+        host = IRI(text).to_uri(idna=True).host
+        assert host == URL(text).hostname, text
+    assert IRI("https://i\u2764.ws/").to_uri(idna=True).host == "xn--i-7iq.ws"
+    # A full-width symbol that maps to '"' gives no reg-name: a clear error.
+    with pytest.raises(URIError, match="reg-name"):
+        IRI("http://a\uff02b.example/").to_uri(idna=True)
 
 
 def test_3_1_idna_uts46_mapping() -> None:

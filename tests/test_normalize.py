@@ -265,7 +265,12 @@ def test_idna() -> None:
 
 def test_idna_failure_is_a_uri_error() -> None:
     with pytest.raises(URIError, match="internationalized domain name"):
-        normalize("http://xn--zz.example/", idna="a-label")
+        normalize("http://a%E2%80%8D.example/", idna="a-label")  # UTS #46 C2
+    # An ASCII name is only lower-cased, as the URL Standard's domain parser does (§3.3
+    # step 5); an xn-- label that ToUnicode refuses stays as it is.
+    assert n("http://XN--ZZ.example/", idna="a-label") == "http://xn--zz.example/"
+    assert n("http://xn--zz.example/", idna="u-label") == "http://xn--zz.example/"
+    assert n("http://xn--i-7iq.ws/", idna="u-label") == "http://i\u2764.ws/"
     with pytest.raises(URIError, match="not UTF-8"):
         normalize("http://%FF.example/", idna="u-label")
 

@@ -505,7 +505,7 @@ def plain_paths() -> Iterator[None]:
         swap.setattr(checks, "concern_runs", plain_concern_runs)
         swap.setattr(checks, "decode_once", plain_decode_once)
         swap.setattr(audit_module, "_check_invisible", plain_check_invisible)
-        swap.setattr(differential, "_read_ada", differential._ada_reading)
+        swap.setattr(differential, "_read_url", differential._url_reading)
         yield
 
 
@@ -594,29 +594,37 @@ def urlish_text(draw: st.DrawFn) -> str:
     return "".join(draw(st.lists(st.sampled_from(URLISH), max_size=14)))
 
 
-def _same_ada_reading(text: str) -> None:
+def _same_reading(text: str) -> None:
     for relative in (False, True):
-        whole = differential._ada_reading(text, relative)
-        assert differential._read_ada(text, relative) == whole, (text, relative)
+        whole = differential._url_reading(text, relative)
+        assert differential._read_url(text, relative) == whole, (text, relative)
 
 
-needs_ada = pytest.mark.skipif(not differential.has_ada(), reason="ada_url is not installed")
-
-
-@needs_ada
 @settings(max_examples=500)
 @given(urlish_text())
-def test_ada_reads_the_decisive_beginning_as_the_whole(text: str) -> None:
-    _same_ada_reading(text)
+def test_the_decisive_beginning_reads_as_the_whole(text: str) -> None:
+    _same_reading(text)
 
 
-@needs_ada
-def test_ada_reads_the_decisive_beginning_of_real_and_hostile_urls() -> None:
+def test_the_decisive_beginning_of_real_and_hostile_urls() -> None:
     texts = [make(3_000) for make in SHAPES.values()]
     texts += [t for ts in ATTACKS.values() for t in ts] + CLEAN
     texts += CORPUS[:: max(1, len(CORPUS) // 500)]
     for text in texts:
-        _same_ada_reading(text)
+        _same_reading(text)
+
+
+@settings(max_examples=500)
+@given(urlish_text())
+def test_the_whatwg_reading_is_adas(text: str) -> None:
+    """ada (a test oracle only) reads the scheme, userinfo, host and port as urikit.whatwg."""
+    ada_url = pytest.importorskip("ada_url")
+    for relative in (False, True):
+        ours = differential._url_reading(text, relative)
+        with pytest.MonkeyPatch.context() as swap:
+            swap.setattr(differential, "URL", ada_url.URL)
+            theirs = differential._url_reading(text, relative)
+        assert ours == theirs, (text, relative)
 
 
 def test_the_decisive_beginning_is_short_for_a_long_path() -> None:

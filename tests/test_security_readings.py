@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from urikit.schemes import DEFAULT_REGISTRY, Scheme
 from urikit.security import audit
 from urikit.security.audit import innermost
-from urikit.security.differential import has_ada
 from urikit.security.readings import READINGS, Texts, check_readings, host_reason
 
 # --- internal-address on every reading (issue 27.6) ------------------------------------
@@ -243,9 +242,9 @@ def test_other_media_types_are_not(media_type: str) -> None:
     assert audit(f"data:{media_type},{_XHTML}") == []
 
 
-def test_the_whatwg_reading_is_ada_when_installed() -> None:
-    # with ada (the whatwg extra), "http://127\\0.0.1/" reads as the IPv4 number 127
+def test_the_whatwg_reading_is_urikits_url() -> None:
+    # "http://127\\0.0.1/" reads as the IPv4 number 127 (URL Standard §3.5, §4.4)
     whatwg = READINGS[2][1]
     host = whatwg(Texts("http://127\\0.0.1/", None))
-    assert host == ("0.0.0.127" if has_ada() else "127")
+    assert host == "0.0.0.127"
     assert host_reason(host) is not None

@@ -2,7 +2,7 @@
 
 ``audit`` skips the checks for references that ``screen.py`` proves quiet;
 ``full_audit`` runs every check on every input.  Both must give the same
-findings, with the WHATWG reader of ada_url and with the built-in rules, on
+findings, with urikit's WHATWG reading and with ada's in its place, on
 real URLs (bench/urls.txt), the attack and clean lists of the security tests,
 generated references and URL-like text, and mutations of real URLs.
 """
@@ -31,12 +31,12 @@ BENCH_URLS = Path(__file__).parent.parent / "bench" / "urls.txt"
 CORPUS = BENCH_URLS.read_text(encoding="utf-8").splitlines() if BENCH_URLS.exists() else []
 
 
-@pytest.fixture(params=["ada", "builtin"])
+@pytest.fixture(params=["urikit", "ada"])
 def whatwg(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "builtin":
-        monkeypatch.setattr(differential, "has_ada", lambda: False)
-    elif not differential.has_ada():
-        pytest.skip("ada_url is not installed")
+    """urikit's WHATWG reading, and ada's ``URL`` in its place as a test oracle."""
+    if request.param == "ada":
+        ada_url = pytest.importorskip("ada_url")
+        monkeypatch.setattr(differential, "URL", ada_url.URL)
     return str(request.param)
 
 

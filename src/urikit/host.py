@@ -18,6 +18,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Final, NamedTuple
 
+from .errors import URIError
 from .grammar import URI_GRAMMAR
 from .percent import percent_decode
 from .types import HostType
@@ -121,17 +122,19 @@ class Origin(NamedTuple):
 
 
 def origin_key(host: str) -> str:
-    """A non-empty host as origins compare it (RFC 6454 §4): lower case, IDNA A-labels
-    (UTS #46) for a name that is not ASCII once percent-decoded."""
+    """A non-empty host as origins compare it (RFC 6454 §4): lower case, and a name
+    that is not ASCII once percent-decoded as the URL Standard's domain parser gives it
+    (§3.3: UTS #46 ToASCII, :func:`urikit.uts46.domain_to_ascii`), so that origins agree
+    with browsers on every name UTS #46 accepts; a name it refuses, lower-cased."""
     if host[0] == "[":
         return host.translate(_ASCII_LOWER)
     if "%" in host:
         host = percent_decode(host, errors="surrogateescape")
     if host.isascii():
         return host.translate(_ASCII_LOWER)
-    import idna  # loaded only for internationalized names
+    from .uts46 import domain_parser  # loaded only for internationalized names
 
     try:
-        return idna.encode(host, uts46=True).decode("ascii")
-    except (idna.IDNAError, UnicodeError):
+        return domain_parser(host, validate=False)[0]
+    except URIError:
         return host.translate(_ASCII_LOWER)

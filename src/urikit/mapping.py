@@ -25,7 +25,15 @@ from ._seam import percent_encode
 from .bidi import find_bidi_formatting
 from .components import Parts, compose_authority, recompose
 from .errors import URIError
-from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR
+from .grammar import (
+    IPV4_ADDRESS,
+    IRI_GRAMMAR,
+    PCT_ENCODED,
+    SUB_DELIMS,
+    UNRESERVED,
+    URI_GRAMMAR,
+    class_ranges,
+)
 
 __all__ = ["iri_to_uri", "uri_to_iri"]
 
@@ -75,15 +83,21 @@ def iri_to_uri(text: str, parts: Parts, *, idna: bool = False, nfc: bool = False
     such as U+1FEF into "`"; those the URI grammar forbids are
     percent-encoded too.)
 
-    ``idna=True`` converts a non-ASCII ireg-name to A-labels, label by label,
-    with ToASCII (RFC 3490 §4.1, through the ``idna`` package with UTS #46
-    mapping), as §3.1 allows for schemes whose hosts are domain names.
-    Percent-encoded UTF-8 in the ireg-name stands for the same characters and
-    is decoded first (as :func:`uri_to_iri` would), so ``r%C3%A9sum%C3%A9``
-    also becomes ``xn--rsum-bpad``; ASCII labels are kept as written.  A label
-    that ToASCII rejects raises :class:`~urikit.URIError` (rule
-    ``"ireg-name"``): §3.1 notes that such an IRI cannot be resolved.  IP
-    literals are never touched.
+    ``idna=True`` converts an ireg-name that is not ASCII to A-labels, as §3.1
+    allows for schemes whose hosts are domain names, by the ToASCII that browsers
+    apply: the URL Standard's domain parser (§3.3, UTS #46 with Nontransitional
+    Processing, :func:`urikit.uts46.domain_to_ascii`), so ``i❤.ws`` becomes
+    ``xn--i-7iq.ws`` as in a browser, where IDNA 2008 (RFC 5891) would refuse the
+    symbol (``docs/whatwg.md`` compares the two).  Percent-encoded UTF-8 in the
+    ireg-name stands for the same characters and is decoded first (as
+    :func:`uri_to_iri` would), so ``r%C3%A9sum%C3%A9`` also becomes
+    ``xn--rsum-bpad``; the whole name is mapped (full-width forms, ideographic
+    full stops), and an ASCII label is kept as written, as RFC 3490 §4.1 does.
+    A name that ToASCII refuses, or whose A-labels are no reg-name (a symbol
+    mapped to ``"`` or ``{``), raises
+    :class:`~urikit.URIError` (rule ``"ireg-name"``): §3.1 notes that such an IRI
+    cannot be resolved.  An ireg-name that is ASCII once decoded and IP literals
+    are never touched.
 
     ``text`` is the IRI reference and ``parts`` its components; the result
     is the text of the URI reference.
@@ -130,28 +144,63 @@ def _encode_run(m: re.Match[str]) -> str:
 
 
 def _host_to_ascii(host: str, text: str, position: int, nfc: bool) -> str:
-    """ToASCII on each non-ASCII label of an ireg-name (§3.1, RFC 3490 §4.1)."""
-    import idna as idna_codec
+    """ToASCII on an ireg-name that is not ASCII once decoded (§3.1), as the URL
+    Standard's domain parser (§3.3) gives it; ``position`` is where the host starts."""
+    from .uts46 import domain_parser
 
     decoded = _to_iri_part(host)
+    if decoded.isascii():
+        return host
     if nfc:
         decoded = unicodedata.normalize("NFC", decoded)
-    labels: list[str] = []
+    try:
+        ascii_host = domain_parser(decoded, validate=False)[0]
+    except URIError as exc:
+        raise URIError(
+            f"ToASCII (UTS #46, the URL Standard's domain parser) refuses this host: "
+            f"{exc.reason}",
+            text=text,
+            position=position + _refused_label(decoded, host),
+            rule="ireg-name",
+        ) from None
+    for index, ch in enumerate(ascii_host):
+        if ch not in _REG_NAME_ASCII:
+            raise URIError(
+                f"ToASCII (UTS #46) maps this host to {ascii_host!r}, whose character "
+                f"{ch!r} (at {index}) cannot stand in a reg-name (RFC 3986 §3.2.2)",
+                text=text,
+                position=position,
+                rule="ireg-name",
+            )
+    labels = ascii_host.split(".")
+    written = decoded.split(".")
+    if len(labels) == len(written):
+        # RFC 3490 §4.1 step 1: ToASCII passes an ASCII label as it is written.
+        labels = [w if w.isascii() and w.lower() == a else a for a, w in zip(labels, written, strict=True)]
+    return ".".join(labels)
+
+
+def _refused_label(decoded: str, host: str) -> int:
+    """Where, in the ireg-name ``host``, the first label that ToASCII refuses alone
+    starts (0 when each label passes alone and only the whole name fails)."""
+    from .uts46 import domain_parser
+
+    offset = 0
     # Decoding and NFC never make or remove a ".", so labels match up one to one.
     for label, written in zip(decoded.split("."), host.split("."), strict=True):
-        if not label.isascii():
+        if label:
             try:
-                label = idna_codec.encode(label, uts46=True).decode("ascii")
-            except UnicodeError as exc:
-                raise URIError(
-                    f"ToASCII (RFC 3490 §4.1) fails on this label: {exc}",
-                    text=text,
-                    position=position,
-                    rule="ireg-name",
-                ) from None
-        labels.append(label)
-        position += len(written) + 1
-    return ".".join(labels)
+                domain_parser(label, validate=False)
+            except URIError:
+                return offset
+        offset += len(written) + 1
+    return 0
+
+
+#: The characters of a reg-name but "%" (RFC 3986 §3.2.2: unreserved / sub-delims).
+_REG_NAME_ASCII: Final = frozenset(
+    chr(code) for lo, hi in class_ranges(UNRESERVED + SUB_DELIMS) for code in range(lo, hi + 1)
+)
 
 
 # -- RFC 3987 §3.2: converting URIs to IRIs ------------------------------------------
@@ -178,7 +227,7 @@ def uri_to_iri(text: str, parts: Parts, *, idna: bool = False) -> str:
 
     IP literals, the scheme and the port are never changed.  With
     ``idna=True`` each ``xn--`` label of the reg-name that ToUnicode accepts
-    becomes its U-label (the ``idna`` package, IDNA 2008); others are left
+    becomes its U-label (UTS #46 ToUnicode, as browsers show it); others are left
     alone.  ``text`` may also be an IRI reference (with ``parts`` as the
     IRI grammar reads it); what is already a character is kept.  The result
     maps back to the input with :func:`iri_to_uri`, except that the hex
@@ -293,16 +342,16 @@ def _excluded_by_rfc3491(char: str) -> bool:
 
 
 def _host_to_unicode(host: str) -> str:
-    """ToUnicode on each ``xn--`` label (§3.2.1's closing paragraph); failures keep the label."""
-    import idna as idna_codec
+    """ToUnicode on each ``xn--`` label (§3.2.1's closing paragraph), as the URL Standard's
+    "domain to Unicode" (§3.3, UTS #46) reads it; a label it refuses is kept."""
+    from .uts46 import to_unicode
 
     labels = host.split(".")
     for index, label in enumerate(labels):
         if label[:4].lower() != "xn--":
             continue
-        try:
-            unicode = idna_codec.decode(label)
-        except UnicodeError:
+        unicode, errors = to_unicode(label)
+        if errors:
             continue
         if "." not in unicode and all(ch.isascii() or _allowed(ch, False) for ch in unicode):
             labels[index] = unicode

@@ -93,7 +93,9 @@ class Editable:
 
 
 def _step_idna(p: Editable, form: str) -> None:
-    """Hosts as A-labels or U-labels: IDNA 2008 with the UTS 46 mapping (``idna``)."""
+    """Hosts as A-labels or U-labels, as browsers write them: the URL Standard's domain
+    parser (§3.3, UTS #46 ToASCII, Nontransitional Processing) for A-labels, and then its
+    "domain to Unicode" (UTS #46 ToUnicode; a name it refuses stays A-labels) for U-labels."""
     host = p.host
     if not host or host[0] == "[":
         return
@@ -108,26 +110,22 @@ def _step_idna(p: Editable, form: str) -> None:
         ) from None
     if decoded.isascii() and "xn--" not in decoded.lower():
         return
-    import idna
+    from .uts46 import domain_parser, domain_to_unicode
 
     try:
-        mapped = idna.uts46_remap(decoded, std3_rules=False, transitional=False)
-        labels = []
-        for label in mapped.split("."):
-            if label.isascii() and not label.startswith("xn--"):
-                labels.append(label)
-            elif form == "a-label":
-                labels.append(idna.alabel(label).decode("ascii"))
-            else:
-                labels.append(idna.ulabel(idna.alabel(label)))
-    except idna.IDNAError as exc:
+        # An ASCII name is lower-cased, its xn-- labels unchecked, as browsers do (§3.3 step 5).
+        name = domain_parser(decoded, validate=False)[0]
+    except URIError as exc:
         raise URIError(
-            f"the host is not a valid internationalized domain name (IDNA 2008, UTS 46): {exc}",
+            "the host is not a valid internationalized domain name (UTS #46, the URL "
+            f"Standard's domain parser): {exc.reason}",
             text=host,
             position=0,
             rule="host",
         ) from None
-    p.host = percent_encode(".".join(labels), "host", iri=p.iri)
+    if form == "u-label":
+        name = domain_to_unicode(name)
+    p.host = percent_encode(name, "host", iri=p.iri)
 
 
 def _step_strip_host_dot(p: Editable, on: bool) -> None:

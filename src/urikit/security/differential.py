@@ -5,12 +5,9 @@ another is bypassed wherever the two disagree on the scheme, the userinfo,
 the host or the port.  Two other readers are compared with urikit's:
 
 * ``urllib.parse.urlsplit`` (the Python standard library), and
-* the WHATWG URL Standard, as browsers and many HTTP clients read URLs: the
-  ``ada_url`` package when it is installed (the ``whatwg`` extra), or else
-  :func:`whatwg_authority`, which applies the WHATWG rules that matter for
-  these four components (white space stripped and removed, "\\" as "/" in
-  special schemes, the authority of a special URL found after any slashes,
-  the userinfo ending at the last "@").
+* the WHATWG URL Standard, as browsers and many HTTP clients read URLs:
+  urikit's own reading of it, :class:`urikit.whatwg.URL` (the basic URL parser
+  of §4.4, a relative reference read against a special base).
 
 Readings are compared for *meaning*, not text: schemes and hosts without
 case (RFC 3986 §3.1, §3.2.2), hosts percent-decoded, UTS #46-mapped and read
@@ -23,7 +20,6 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from types import ModuleType
 from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
@@ -33,15 +29,10 @@ from ..host import parse_host
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..types import Component
+from ..whatwg import URL
 from .bounds import MAX_FINDINGS
 from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
-
-ada_url: ModuleType | None
-try:
-    import ada_url
-except ImportError:  # the optional ``whatwg`` extra
-    ada_url = None
 
 __all__ = [
     "PLAIN_NAME",
@@ -101,44 +92,6 @@ def read_urllib(text: str) -> Reading | None:
     return Reading(scheme, userinfo if at else None, host, port)
 
 
-#: The URL Standard's forbidden domain code points (§3.2 "host representation").
-_FORBIDDEN_DOMAIN: Final = frozenset(" #/:<>?@[\\]^|" + "".join(map(chr, range(0x20))) + "\x7f")
-
-
-def whatwg_authority(text: str) -> Reading | None:
-    """The WHATWG URL Standard's reading of the scheme and authority, by its rules
-    (§4.4 "basic URL parser"); a relative reference is read against a special base."""
-    text = text.strip(_C0_SPACE)
-    for ch in _REMOVED:
-        text = text.replace(ch, "")
-    scheme: str | None = None
-    rest = text
-    match = _SCHEME.match(text)
-    if match is not None:
-        scheme, rest = match.group()[:-1].lower(), text[match.end() :]
-    special = scheme is None or scheme in SPECIAL_SCHEMES
-    if special:
-        end = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
-        rest = rest[:end].replace("\\", "/") + rest[end:]
-    if special and scheme is not None and scheme != "file":
-        rest = rest.lstrip("/")
-    elif rest.startswith("//"):
-        rest = rest[2:]
-    else:
-        return Reading(scheme, None, None, None)
-    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
-    authority = rest[:end]
-    userinfo, at, hostport = authority.rpartition("@")
-    host, port = _split_hostport(hostport)
-    if port and not (port.isascii() and port.isdigit() and _port_number(port) < 65536):
-        return None
-    if host.startswith("[") and "%" in host:
-        return None  # the URL Standard has no IPv6 zone IDs
-    if special and not host.startswith("[") and any(ch in _FORBIDDEN_DOMAIN for ch in host):
-        return None  # a "forbidden domain code point" fails the host parser
-    return Reading(scheme, userinfo if at else None, host, port)
-
-
 #: A URL of a special scheme other than "file" (URL Standard §4.4: "ftp", "http",
 #: "https", "ws", "wss") up to the first "/", "\\", "?" or "#" after the slashes that
 #: follow its scheme, without a C0 control or space (which the parser strips or
@@ -180,15 +133,17 @@ def _decisive(text: str, relative: bool) -> str:
     return text[: head.end() + 1]
 
 
-def _read_ada(text: str, relative: bool) -> Reading | None:
-    """ada's reading of the beginning of ``text`` that decides it (:func:`_decisive`)."""
-    return _ada_reading(_decisive(text, relative), relative)
+def _read_url(text: str, relative: bool) -> Reading | None:
+    """The URL Standard's reading of the beginning of ``text`` that decides it
+    (:func:`_decisive`)."""
+    return _url_reading(_decisive(text, relative), relative)
 
 
-def _ada_reading(text: str, relative: bool) -> Reading | None:
-    assert ada_url is not None
+def _url_reading(text: str, relative: bool) -> Reading | None:
+    """The scheme, userinfo, host and port of the URL that ``text`` names by the basic URL
+    parser (§4.4), against ``PLACEHOLDER_BASE`` when ``relative``; None for failure."""
     try:
-        url = ada_url.URL(text, PLACEHOLDER_BASE) if relative else ada_url.URL(text)
+        url = URL(text, PLACEHOLDER_BASE) if relative else URL(text)
     except ValueError:
         return None
     scheme: str | None = url.protocol[:-1]
@@ -202,15 +157,9 @@ def _ada_reading(text: str, relative: bool) -> Reading | None:
 
 
 def read_whatwg(text: str, relative: bool) -> Reading | None:
-    """The WHATWG reading: ``ada_url`` if installed, else :func:`whatwg_authority`."""
-    if has_ada():
-        return _read_ada(text, relative)
-    return whatwg_authority(text)
-
-
-def has_ada() -> bool:
-    """Is the optional WHATWG parser (``ada_url``, the ``whatwg`` extra) installed?"""
-    return ada_url is not None
+    """The WHATWG reading of ``text``: :class:`urikit.whatwg.URL`'s scheme, userinfo, host
+    and port, or None where the URL Standard's parser fails."""
+    return _read_url(text, relative)
 
 
 # --- comparison ----------------------------------------------------------------

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-import idna
-
 from .. import punycode
+from .._nfc import nfc
 from .._seam import percent_decode
 from ..errors import URIError
+from ..uts46 import map_domain
 from .addresses import internal_reason
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
@@ -109,27 +109,22 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
 
 def read_host(host: str) -> str | None:
     """A reg-name as resolvers see it: percent-decoded, mapped by UTS #46 (full-width
-    digits, ideographic full stops, case), or None when it is not UTF-8."""
+    digits, ideographic full stops, case; the IDNA Mapping Table of :mod:`urikit.uts46`,
+    as browsers map it), or None when it is not UTF-8."""
     if host.isascii() and "%" not in host:
         return host.lower()  # UTS #46 maps ASCII to its lower case, without STD3 rules
     try:
         decoded = percent_decode(host)
     except ValueError:
         return None
-    try:
-        return idna.uts46_remap(decoded, std3_rules=False, transitional=False)
-    except (idna.IDNAError, ValueError):
-        return decoded.lower()
+    return nfc(map_domain(decoded))
 
 
 @lru_cache(maxsize=4096)
 def _uts46_char(ch: str) -> str:
     """UTS #46 §4 "Processing", step 1 (map), for one character; a character the
     table disallows is left as it is (the IDNA validity steps refuse it later)."""
-    try:
-        return idna.uts46_remap(ch, std3_rules=False, transitional=False)
-    except (idna.IDNAError, ValueError):
-        return ch
+    return map_domain(ch)
 
 
 def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
@@ -156,7 +151,7 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
         mapped.append(target)
         if target != ch and target != ch.lower() and not is_presentation_selector(name, index):
             changes.append((ch, target))
-    return unicodedata.normalize("NFC", "".join(mapped)), changes
+    return nfc("".join(mapped)), changes
 
 
 #: The variation selectors that ask for text (U+FE0E) or emoji (U+FE0F) presentation.

@@ -9,8 +9,8 @@ host a browser reads as 127.0.0.1.  :data:`READINGS` lists the readings the
 audit computes, each a function from the text to the host it reads (or None);
 :func:`check_readings` reports ``internal-address`` for every internal host
 that one of them reads and urikit's own strict reading does not, naming the
-readings.  Which WHATWG parser reads is :func:`~urikit.security.differential.read_whatwg`'s
-choice, in one entry of the list.
+readings.  The WHATWG reading is urikit's own, :class:`urikit.whatwg.URL`
+(through :func:`~urikit.security.differential.read_whatwg`).
 """
 
 from __future__ import annotations
