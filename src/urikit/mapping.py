@@ -157,8 +157,7 @@ def _host_to_ascii(host: str, text: str, position: int, nfc: bool) -> str:
         ascii_host = domain_parser(decoded, validate=False)[0]
     except URIError as exc:
         raise URIError(
-            f"ToASCII (UTS #46, the URL Standard's domain parser) refuses this host: "
-            f"{exc.reason}",
+            f"ToASCII (UTS #46, the URL Standard's domain parser) refuses this host: {exc.reason}",
             text=text,
             position=position + _refused_label(decoded, host),
             rule="ireg-name",
@@ -176,7 +175,8 @@ def _host_to_ascii(host: str, text: str, position: int, nfc: bool) -> str:
     written = decoded.split(".")
     if len(labels) == len(written):
         # RFC 3490 §4.1 step 1: ToASCII passes an ASCII label as it is written.
-        labels = [w if w.isascii() and w.lower() == a else a for a, w in zip(labels, written, strict=True)]
+        pairs = zip(labels, written, strict=True)
+        labels = [w if w.isascii() and w.lower() == a else a for a, w in pairs]
     return ".".join(labels)
 
 
