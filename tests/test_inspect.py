@@ -119,7 +119,24 @@ def test_the_whatwg_parser_reads_against_the_base() -> None:
     assert parsers["against"] == "http://a/b/g"
     rows = {row["component"]: row["values"] for row in parsers["rows"]}
     assert rows["path"] == ["/b/g", "/b/g", "/b/g"] and rows["host"] == ["a", "a", "a"]
-    assert inspect("../g", "http://[")["parsers"]["failures"][2] is not None  # a bad base
+    assert inspect("../g", "http://[")["parsers"]["failures"][2] == (
+        "refused: the base is no URL (IPv6-unclosed)"
+    )
+    assert parsers["parsers"][2] == "WHATWG (urikit.whatwg)"
+
+
+def test_the_whatwg_column_uses_the_base_where_rfc_3986_cannot_resolve() -> None:
+    """A reference that RFC 3986 refuses is still read against the base by the URL
+    Standard (issue: the column ignored the base when resolution failed)."""
+    parsers = inspect("x y\\z", BASE)["parsers"]
+    assert parsers["failures"][0] == "invalid" and parsers["failures"][2] is None
+    assert parsers["against"] is None
+    rows = {row["component"]: row["values"] for row in parsers["rows"]}
+    assert rows["host"][2] == "a" and rows["path"][2] == "/b/c/x%20y/z"
+    # a base that RFC 3986 refuses but the URL Standard reads
+    parsers = inspect("g", "http://h/a b/c")["parsers"]
+    rows = {row["component"]: row["values"] for row in parsers["rows"]}
+    assert rows["path"][2] == "/a%20b/g" and parsers["failures"][2] is None
 
 
 def test_an_iri_shows_its_uri_and_its_idna_host() -> None:
@@ -131,7 +148,8 @@ def test_an_iri_shows_its_uri_and_its_idna_host() -> None:
         "idna_host": "xn--r8jz45g.jp",
     }
     assert inspect("http://a/é")["mapping"] == {"uri": "http://a/%C3%A9"}
-    assert "idna_error" in inspect("http://a_é.com/")["mapping"]
+    assert inspect("http://a_é.com/")["mapping"]["idna_host"] == "xn--a_-cja.com"  # UTS #46
+    assert "idna_error" in inspect("http://a\u200d.com/")["mapping"]  # UTS #46 C2
     assert "mapping" not in inspect("http://a/")
 
 

@@ -15,17 +15,11 @@ carries its text, so that the page never slices the input itself.
 from __future__ import annotations
 
 import re
-from types import ModuleType
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from .. import IRI, URI, URIError, audit, comparison_rung, percent_decode, relativize
-
-ada_url: ModuleType | None
-try:
-    import ada_url
-except ImportError:  # the optional ``whatwg`` extra
-    ada_url = None
+from ..whatwg import URL, URLParseError
 
 __all__ = ["MAX_TEXT", "inspect"]
 
@@ -384,14 +378,18 @@ def _by_urlsplit_or_refusal(text: str) -> dict[str, str | None] | str:
 def _by_whatwg(text: str, relative: bool, base: str | None) -> dict[str, str | None] | str:
     """What the WHATWG URL parser reads: the URL ``text`` names against ``base`` when
     one is given (the URL Standard's basic URL parser with a base URL)."""
-    if ada_url is None:
-        return "not installed (pip install ada-url)"
     try:
-        url = ada_url.URL(text) if not base else ada_url.URL(text, base)
-    except ValueError:
+        url = URL(text, base or None)
+    except URLParseError as exc:
         if base:
-            return "refused (against the base)"
-        return "refused: a relative reference needs a base URL" if relative else "refused"
+            try:
+                URL(base)
+            except URLParseError as bad:
+                return f"refused: the base is no URL ({bad.validation_error})"
+            return f"refused against the base ({exc.validation_error})"
+        if relative:
+            return "refused: a relative reference needs a base URL"
+        return f"refused ({exc.validation_error})"
     userinfo = url.username + (":" + url.password if url.password else "")
     return {
         "scheme": url.protocol[:-1],
@@ -435,7 +433,7 @@ def _parsers(
         cells = [r.get(name) if isinstance(r, dict) else None for r in readings]
         rows.append({"component": name, "values": cells, "differs": sorted(differs.get(name, []))})
     return {
-        "parsers": ["urikit", "urllib.parse.urlsplit", "WHATWG (ada_url)"],
+        "parsers": ["urikit", "urllib.parse.urlsplit", "WHATWG (urikit.whatwg)"],
         "failures": [r if isinstance(r, str) else None for r in readings],
         "rows": rows,
         "notes": notes,
@@ -492,7 +490,10 @@ def inspect(text: str, base: str = "", other: str = "") -> dict[str, Any]:
     answer["findings_total"] = len(findings)
     target = answer.get("resolution", {}).get("target")
     if target is None:
-        answer["parsers"] = _parsers(text, ref, findings)
+        # The WHATWG column reads ``text`` against ``base`` even where RFC 3986 cannot
+        # resolve it (an invalid reference or base); the other columns read ``text``.
+        answer["parsers"] = _parsers(text, ref, findings, base)
+        answer["parsers"]["against"] = None
     else:
         answer["parsers"] = _parsers(text, _read(target), audit(target), base)
     return answer
