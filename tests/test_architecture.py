@@ -102,6 +102,7 @@ PUBLIC = {
     "urikit.text",
     "urikit.security",
     "urikit.sites",
+    "urikit.whatwg",
     "urikit.arrow",
     "urikit.template",
 }

@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,3 +236,75 @@ def test_subprocess_parse_and_help() -> None:
     for word in ("--rule", "--json", "stdin", "URI-reference"):
         assert word in help_text
     assert subprocess_run([], b"").returncode == 2
+
+
+# --- parse --whatwg: the URL Standard's reading --------------------------------------
+
+WPT = Path(__file__).parent / "vectors" / "wpt" / "urltestdata.json"
+
+
+def _one_line(text: str) -> bool:
+    """Can ``text`` stand as one line of input, as it is (no line break, no blank)?"""
+    return text.strip(" \t") != "" and text.splitlines() == [text] and text == text.strip("\r\n")
+
+
+def test_parse_whatwg_gives_the_wpt_href_or_an_error_per_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each case of the web-platform-tests' urltestdata.json that fits on one line, fed on
+    standard input one per line (grouped by base): one record per line, the expected
+    ``href`` and getters or a failure."""
+    cases = [c for c in json.loads(WPT.read_text(encoding="utf-8")) if isinstance(c, dict)]
+    by_base: dict[str | None, list[dict[str, Any]]] = {}
+    for case in cases:
+        if _one_line(case["input"]):
+            by_base.setdefault(case["base"], []).append(case)
+    checked = 0
+    for base, group in by_base.items():
+        argv = ["parse", "--whatwg", "--json", "--show-password"]
+        argv += [] if base is None else ["--base", base]
+        data = "".join(case["input"] + "\n" for case in group)
+        status, out = run_stdin(capsys, monkeypatch, data, *argv)
+        lines = out.splitlines()
+        assert len(lines) == len(group)
+        assert status == (1 if any(case.get("failure") for case in group) else 0)
+        for case, line in zip(group, lines, strict=True):
+            record = json.loads(line)
+            if case.get("failure"):
+                assert record["ok"] is False and record["error"]["rule"], case
+                continue
+            assert record["ok"] is True, case
+            for name in ("href", "protocol", "username", "password", "host", "hostname"):
+                assert record[name] == case[name], (name, case)
+            for name in ("port", "pathname", "search", "hash"):
+                assert record[name] == case[name], (name, case)
+            if "origin" in case:
+                assert record["origin"] == case["origin"]
+            checked += 1
+    assert checked > 400
+
+
+def test_parse_whatwg_text_records_and_masking(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(capsys, "parse", "--whatwg", "HTTP://u:secret@Example.COM:80/a/../b", "x")
+    assert status == 1
+    first, second = records(out)
+    assert "secret" not in out
+    table = dict(line.split(None, 1) for line in first.splitlines()[1:])
+    assert table["href"] == "http://u:***@example.com/b" and table["port"] == "''"
+    assert second.split("\t")[:3] == ["error: x", "0", "missing-scheme-non-relative-URL"]
+    _, out = run(capsys, "parse", "--whatwg", "--json", "https://i\u2764.ws/")
+    record = json.loads(out)
+    assert record["hostname"] == "xn--i-7iq.ws" and record["registrable_domain"] == "xn--i-7iq.ws"
+
+
+def test_parse_whatwg_options_that_do_not_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "--whatwg", "--lenient", "http://a/"]) == 2
+    assert main(["parse", "--base", "http://a/", "b"]) == 2  # --base is for --whatwg
+    assert main(["parse", "--whatwg", "--base", "not a url", "b"]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_parse_json_gives_the_registrable_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = run(capsys, "parse", "--json", "http://www.example.co.uk/", "http://[::1]/", "a")
+    domains = [json.loads(line)["registrable_domain"] for line in out.splitlines()]
+    assert domains == ["example.co.uk", None, None]

@@ -1,4 +1,4 @@
-"""``urikit parse`` and ``urikit validate``."""
+"""``urikit parse`` (RFC 3986, or the URL Standard with ``--whatwg``) and ``urikit validate``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 
 from .. import URI, URIError
 from ..report import printable
+from ..sites import registrable_domain
 from ..validate import RULE_NAMES, check
+from ..whatwg import URL
 from . import _files, _output
 from ._choices import case_insensitive
 from ._help import Formatter, examples
@@ -49,6 +51,7 @@ def describe(uri: URI, *, show_password: bool = False) -> dict[str, Any]:
         record["segments"] = _segments(uri)
     except URIError:
         record["segments"] = None
+    record["registrable_domain"] = registrable_domain(uri)
     return record
 
 
@@ -74,10 +77,68 @@ PARSE_FIELDS = {
     "is_opaque": "bool",
     "query_params": "pairs",
     "segments": "strings",
+    "registrable_domain": "string",
 }
+
+#: The getters of a URL (URL Standard §6.1), in the order of a ``--whatwg`` record.
+URL_GETTERS = (
+    "href",
+    "origin",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+)
+#: The JSON fields of a ``--whatwg`` parse record and their column types.
+WHATWG_FIELDS = {**dict.fromkeys(URL_GETTERS, "string"), "registrable_domain": "string"}
+
+
+def describe_url(url: URL, *, show_password: bool = False) -> dict[str, Any]:
+    """The getters of ``url`` as JSON fields, its password masked unless asked, and the
+    registrable domain of its host (``None`` for an IP address, an opaque host or none)."""
+    record: dict[str, Any] = {name: getattr(url, name) for name in URL_GETTERS}
+    if url.password and not show_password:
+        # The serialization (§4.5): scheme ":" "//" username ":" password "@" host ...
+        start = len(url.protocol) + 2 + len(url.username) + 1
+        href = url.href
+        record["href"] = href[:start] + "***" + href[start + len(url.password) :]
+        record["password"] = "***"
+    record["registrable_domain"] = registrable_domain(url.hostname) if url.hostname else None
+    return record
+
+
+def _url_table(shown: str, data: dict[str, Any]) -> str:
+    lines = [printable(shown)]
+    for name in URL_GETTERS:
+        value = data[name]
+        lines.append(f"  {name:<10} {printable(repr(value) if value == '' else value)}")
+    return "\n".join(lines)
+
+
+def whatwg_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
+    """``parse --whatwg``: each input by the URL Standard's basic URL parser (§4.4),
+    against ``--base`` when given; a failure is an error record naming the standard's
+    validation error."""
+    base = None if args.base is None else URL(args.base)
+
+    def fields(text: str) -> dict[str, Any]:
+        return describe_url(URL(text, base), show_password=args.show_password)
+
+    def one(text: str) -> tuple[bool, str]:
+        return True, _url_table(records.shown(text), fields(text))
+
+    return Operation(one, lambda text: (True, fields(text)), WHATWG_FIELDS)
 
 
 def parse_operation(args: argparse.Namespace, records: _output.Records) -> Operation:
+    if args.whatwg:
+        return whatwg_operation(args, records)
+
     def fields(text: str) -> dict[str, Any]:
         return describe(records.parse(text), show_password=args.show_password)
 
@@ -89,6 +150,18 @@ def parse_operation(args: argparse.Namespace, records: _output.Records) -> Opera
 
 
 def _parse(args: argparse.Namespace) -> int:
+    if args.whatwg and args.lenient:
+        _output.warn("parse", "--lenient is a repair of RFC 3986's reading; --whatwg has its own")
+        return _output.EXIT_USAGE
+    if args.base is not None and not args.whatwg:
+        _output.warn("parse", "--base is for --whatwg (resolve against a base with urikit resolve)")
+        return _output.EXIT_USAGE
+    if args.base is not None:
+        try:
+            URL(args.base)
+        except URIError as exc:
+            _output.warn("parse", f"the base is no URL: {exc.reason} ({exc.rule})")
+            return _output.EXIT_USAGE
     return _files.run(args, "parse", parse_operation, args.uri)
 
 
@@ -139,16 +212,36 @@ def register(subparsers: Any) -> None:
         "scheme, authority, userinfo, host (with its type), port, path, query, fragment. "
         "An undefined component is shown as (undefined), an empty one as ''. A record is "
         "the input then one indented line per component; an error record is one line. "
-        "Passwords are masked unless --show-password is given.",
+        "Passwords are masked unless --show-password is given. With --whatwg, each input "
+        "is read as browsers read it instead, by the WHATWG URL Standard's basic URL parser "
+        "(optionally against --base), and the record shows the URL's getters (href, origin, "
+        "protocol, username, password, host, hostname, port, pathname, search, hash); a "
+        "failure is an error record whose rule is the standard's validation error. --json "
+        "records also give the registrable domain of the host (Public Suffix List).",
         epilog=examples(
             "$ urikit parse 'foo://example.com:8042/over/there?name=ferret#nose'\n"
             "foo://example.com:8042/over/there?name=ferret#nose\n"
             "  scheme     foo\n"
             "  authority  example.com:8042\n"
-            "..."
+            "...",
+            "$ urikit parse --whatwg 'HTTP://Example.COM:80/a/../b'\n"
+            "HTTP://Example.COM:80/a/../b\n"
+            "  href       http://example.com/b\n"
+            "  origin     http://example.com\n"
+            "...",
         ),
     )
     parse.add_argument("uri", nargs="*", help="URI references (default: one per line on stdin)")
+    parse.add_argument(
+        "--whatwg",
+        action="store_true",
+        help="read each input by the WHATWG URL Standard (as browsers do), not RFC 3986",
+    )
+    parse.add_argument(
+        "--base",
+        metavar="URL",
+        help="with --whatwg: the base URL each input is parsed against",
+    )
     _output.add_options(parse, lenient=True)
     _files.add_options(parse)
     parse.set_defaults(run=_parse)
