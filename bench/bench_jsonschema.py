@@ -4,7 +4,7 @@ For each format of JSON Schema 2020-12 Validation §7.3.5 and §7.3.6, on the sa
 input, in the same run:
 
 - ``urikit``: the function of ``urikit.jsonschema.FORMATS`` (the compiled core's
-  ``is_valid`` for the four URI and IRI rules, ``urikit._template_syntax`` for
+  ``is_valid`` for the four URI and IRI rules, ``urikit.template.syntax`` for
   ``uri-template``); and, as pure Python, the same function of a copy of urikit
   imported with ``URIKIT_NO_EXTENSIONS=1``.
 - ``jsonschema``: the checker ``jsonschema.FormatChecker()`` holds for the format, as

@@ -42,7 +42,6 @@ FLOORS: dict[str, int] = {
     "_speedups": 1,
     "_columns": 1,
     "_whatwg": 1,
-    "_template_syntax": 1,
     "punycode": 1,
     "_nfc": 1,
     "uts46": 1,

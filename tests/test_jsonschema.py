@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from linear import assert_linear
 
 import urikit
-from urikit._template_syntax import is_uri_template
+from urikit.template.syntax import TemplateError, is_uri_template, parse
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -171,14 +171,11 @@ def _template_cases(name: str) -> list[str]:
     return [case[0] for group in data.values() for case in group["testcases"]]
 
 
-#: RFC 6570 §2.1 excludes "'" from literals; the spec examples quote a template in it.
-APOSTROPHE = {"'{var}'"}
-
-
 @pytest.mark.parametrize("template", _template_cases("spec-examples.json"))
 def test_rfc_6570_examples_are_templates(template: str) -> None:
-    assert is_uri_template(template) is (template not in APOSTROPHE)
-    assert format_checker.conforms(template, "uri-template") is (template not in APOSTROPHE)
+    # "'{var}'" among them: an apostrophe is a literal (RFC 6570 erratum 6937)
+    assert is_uri_template(template)
+    assert format_checker.conforms(template, "uri-template")
 
 
 @pytest.mark.parametrize("template", _template_cases("extended-tests.json"))
@@ -247,8 +244,8 @@ _PCT = seq(chars("%"), chars(HEXDIG), chars(HEXDIG))
 _LITERALS = alt(
     chars(
         lambda c: (
-            c in "\x21\x23\x24\x26\x3d\x5d\x5f\x7e"
-            or "\x28" <= c <= "\x3b"
+            c in "\x21\x23\x24\x3d\x5d\x5f\x7e"
+            or "\x26" <= c <= "\x3b"  # %x26-3B: erratum 6937 adds "'" (%x27)
             or "\x3f" <= c <= "\x5b"
             or "\x61" <= c <= "\x7a"
             or in_ranges(UCSCHAR_RANGES)(c)
@@ -271,6 +268,32 @@ TEMPLATE_ORACLE = NFA(rep(alt(_LITERALS, _EXPRESSION)))
 @given(st.text(alphabet="a1_.%4F{}:*,+#/;?&=!é x'", max_size=20))
 def test_the_validator_is_the_grammar(text: str) -> None:
     assert is_uri_template(text) is TEMPLATE_ORACLE.run(text)[1], text
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse(text)
+    except TemplateError:
+        return False
+    return True
+
+
+@given(st.text(alphabet="a1_.%4F{}:*,+#/;?&=!é x'\"<>|^`\\\x7f\U0010fffd", max_size=24))
+def test_the_pattern_is_the_parser(text: str) -> None:
+    """One grammar: the linear pattern of the ``uri-template`` format answers as
+    ``urikit.template``'s parser (RFC 6570 §2) on any text."""
+    assert is_uri_template(text) is _parses(text), text
+    assert format_checker.conforms(text, "uri-template") is _parses(text), text
+
+
+@pytest.mark.parametrize(
+    "template",
+    _template_cases("spec-examples.json")
+    + _template_cases("extended-tests.json")
+    + _template_cases("negative-tests.json"),
+)
+def test_the_pattern_is_the_parser_on_the_suite(template: str) -> None:
+    assert is_uri_template(template) is _parses(template)
 
 
 def test_uri_template_takes_linear_time() -> None:

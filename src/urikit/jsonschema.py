@@ -9,7 +9,8 @@ format ``jsonschema`` knows, with the five of JSON Schema 2020-12 Validation
 ``uri-reference``  RFC 3986 ``URI-reference`` (§4.1)
 ``iri``            RFC 3987 ``IRI`` (§2.2)
 ``iri-reference``  RFC 3987 ``IRI-reference`` (§2.2)
-``uri-template``   RFC 6570 ``URI-Template`` (§2), of any level (§1.2)
+``uri-template``   RFC 6570 ``URI-Template`` (§2), of any level (§1.2), the
+                   grammar of :mod:`urikit.template` (with erratum 6937)
 =================  =========================================================
 
 A value that is not a string passes, as every string format does (§7.1).
@@ -28,7 +29,7 @@ from typing import Final
 from jsonschema import FormatChecker
 
 from ._seam import Store
-from ._template_syntax import is_uri_template
+from .template.syntax import is_uri_template
 from .validate import is_valid
 
 __all__ = ["FORMATS", "format_checker"]

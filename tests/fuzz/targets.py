@@ -23,7 +23,6 @@ import rfc3986_oracle as oracle
 
 import urikit
 from urikit import IRI, URI, URIError, whatwg
-from urikit._template_syntax import is_uri_template
 from urikit.dsn import parse_dsn
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
 from urikit.schemes import DEFAULT_REGISTRY
@@ -50,6 +49,7 @@ from urikit.sites import (
     site,
 )
 from urikit.template import Router, TemplateError, URITemplate
+from urikit.template.syntax import is_uri_template
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
 from urikit.validate import RULE_NAMES, check
