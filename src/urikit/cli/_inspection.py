@@ -19,7 +19,6 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from .. import IRI, URI, URIError, audit, comparison_rung, percent_decode, relativize
-from ..whatwg import URL, URLParseError
 
 __all__ = ["MAX_TEXT", "inspect"]
 
@@ -378,6 +377,8 @@ def _by_urlsplit_or_refusal(text: str) -> dict[str, str | None] | str:
 def _by_whatwg(text: str, relative: bool, base: str | None) -> dict[str, str | None] | str:
     """What the WHATWG URL parser reads: the URL ``text`` names against ``base`` when
     one is given (the URL Standard's basic URL parser with a base URL)."""
+    from ..whatwg import URL, URLParseError
+
     try:
         url = URL(text, base or None)
     except URLParseError as exc:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import URI, URIError
 from ..report import printable
 from ..sites import registrable_domain
 from ..validate import RULE_NAMES, check
-from ..whatwg import URL
 from . import _files, _output
 from ._choices import case_insensitive
 from ._help import Formatter, examples
 from ._operation import Operation
+
+if TYPE_CHECKING:
+    from ..whatwg import URL
 
 COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
 
@@ -124,6 +126,8 @@ def whatwg_operation(args: argparse.Namespace, records: _output.Records) -> Oper
     """``parse --whatwg``: each input by the URL Standard's basic URL parser (§4.4),
     against ``--base`` when given; a failure is an error record naming the standard's
     validation error."""
+    from ..whatwg import URL  # loaded (with the UTS #46 tables) only when asked for
+
     base = None if args.base is None else URL(args.base)
 
     def fields(text: str) -> dict[str, Any]:
@@ -157,6 +161,8 @@ def _parse(args: argparse.Namespace) -> int:
         _output.warn("parse", "--base is for --whatwg (resolve against a base with urikit resolve)")
         return _output.EXIT_USAGE
     if args.base is not None:
+        from ..whatwg import URL
+
         try:
             URL(args.base)
         except URIError as exc:

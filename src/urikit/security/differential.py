@@ -20,7 +20,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from .. import punycode
@@ -29,10 +29,12 @@ from ..host import parse_host
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..types import Component
-from ..whatwg import URL
 from .bounds import MAX_FINDINGS
 from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
+
+if TYPE_CHECKING:
+    from ..whatwg import URL as URLClass
 
 __all__ = [
     "PLAIN_NAME",
@@ -139,11 +141,25 @@ def _read_url(text: str, relative: bool) -> Reading | None:
     return _url_reading(_decisive(text, relative), relative)
 
 
+#: ``urikit.whatwg.URL``, which the first WHATWG reading loads (with the UTS #46 tables).
+URL: type[URLClass] | None = None
+
+
+def _url_class() -> type[URLClass]:
+    global URL
+    if URL is None:
+        from ..whatwg import URL as loaded
+
+        URL = loaded
+    return URL
+
+
 def _url_reading(text: str, relative: bool) -> Reading | None:
     """The scheme, userinfo, host and port of the URL that ``text`` names by the basic URL
     parser (§4.4), against ``PLACEHOLDER_BASE`` when ``relative``; None for failure."""
+    parser = URL or _url_class()
     try:
-        url = URL(text, PLACEHOLDER_BASE) if relative else URL(text)
+        url = parser(text, PLACEHOLDER_BASE) if relative else parser(text)
     except ValueError:
         return None
     scheme: str | None = url.protocol[:-1]

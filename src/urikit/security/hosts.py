@@ -18,10 +18,8 @@ from functools import lru_cache
 from typing import Final
 
 from .. import punycode
-from .._nfc import nfc
 from .._seam import percent_decode
 from ..errors import URIError
-from ..uts46 import map_domain
 from .addresses import internal_reason
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
@@ -117,13 +115,24 @@ def read_host(host: str) -> str | None:
         decoded = percent_decode(host)
     except ValueError:
         return None
-    return nfc(map_domain(decoded))
+    return _mapped(decoded)
+
+
+def _mapped(name: str) -> str:
+    """UTS #46 §4 steps 1 and 2, map and normalize (NFC), on the data of :mod:`urikit.uts46`
+    (loaded only for a name that is not ASCII)."""
+    from .._nfc import nfc
+    from ..uts46 import map_domain
+
+    return nfc(map_domain(name))
 
 
 @lru_cache(maxsize=4096)
 def _uts46_char(ch: str) -> str:
     """UTS #46 §4 "Processing", step 1 (map), for one character; a character the
     table disallows is left as it is (the IDNA validity steps refuse it later)."""
+    from ..uts46 import map_domain
+
     return map_domain(ch)
 
 
@@ -151,6 +160,8 @@ def uts46_changes(name: str) -> tuple[str, list[tuple[str, str]]]:
         mapped.append(target)
         if target != ch and target != ch.lower() and not is_presentation_selector(name, index):
             changes.append((ch, target))
+    from .._nfc import nfc
+
     return nfc("".join(mapped)), changes
 
 
