@@ -18,6 +18,7 @@ the hostile shape, and the ratio is not asserted.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import time
@@ -28,6 +29,24 @@ BOUND = 30
 FLOOR = 0.002  # seconds of CPU time: below this, timings are noise
 ATTEMPTS = 3
 SANITIZED = os.environ.get("URIKIT_SANITIZED") == "1"
+
+
+def _fix_the_allocator() -> None:
+    """Fix glibc's threshold for allocating by ``mmap`` (``M_MMAP_THRESHOLD``, -3) at its
+    default of 128 KiB.  Left dynamic, glibc raises it after a large block is freed, and
+    which large blocks of a test worker come from reused memory and which from fresh
+    pages (each a page fault on first touch) then depends on the tests before: a
+    constant factor that differs between the two sizes compared.  Fixed, every block
+    past it is mapped and faulted in afresh, in time proportional to its size."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    mallopt(-3, 128 * 1024)
+
+
+_fix_the_allocator()
 
 
 def cpu_seconds(action: Callable[[], object]) -> float:
