@@ -1,9 +1,8 @@
 """Every Python block of the README and of docs/*.md runs as pasted, so they stay true.
 
-A document is read as one session of a new interpreter: its blocks with ``>>>``
-prompts run as doctests, in order, in one namespace that starts empty (nothing is
-imported for them: the document shows its own imports, before their first use), and
-their shown output is compared.  Any other block is a program: it runs alone, in a new
+Every block runs as a reader pastes it: alone, in a namespace of its own that starts
+empty, so each block shows its own imports.  A block with ``>>>`` prompts runs as a
+doctest and its shown output is compared; any other block is a program, run in a new
 interpreter (a block may change global state, as patching urllib3 does).  A block
 that needs what no test can give it (a Spark session, a Dask cluster) says so in an
 HTML comment on the line before it, ``<!-- not run: REASON -->``, and must still
@@ -49,7 +48,6 @@ def blocks(path: Path) -> list[tuple[int, str, str | None]]:
 def test_examples_in_documents(path: Path) -> None:
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    session: dict[str, Any] = {"__name__": "__session__"}  # nothing imported
     failed = []
     for line, code, reason in blocks(path):
         where = f"{path.name}:{line}"
@@ -59,9 +57,9 @@ def test_examples_in_documents(path: Path) -> None:
             continue
         if ">>>" in code:
             before = runner.failures
-            test = parser.get_doctest(code, session, where, str(path), line)
-            runner.run(test, clear_globs=False)
-            session.update(test.globs)  # a DocTest runs in a copy of the namespace
+            fresh: dict[str, Any] = {"__name__": "__block__"}  # nothing imported
+            test = parser.get_doctest(code, fresh, where, str(path), line)
+            runner.run(test)
             if runner.failures > before:
                 failed.append(where)
             continue
