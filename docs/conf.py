@@ -18,7 +18,7 @@ import urikit  # noqa: E402
 
 project = "urikit"
 author = "the urikit authors"
-copyright = "the urikit authors"  # noqa: A001
+copyright = "the urikit authors"
 release = urikit.__version__
 version = release
 

@@ -98,7 +98,10 @@ def _directive(qualified: str, value: Any, *, indexed: bool = True) -> str:
     (without a cross-reference target when not ``indexed``)."""
     flag = "" if indexed else "   :no-index:\n"
     if inspect.isclass(value):
-        return f".. autoclass:: {qualified}\n   :members:\n   :show-inheritance:\n{flag}"
+        # A class built on a private one shows that class's members as its own, and
+        # not the private base's name.
+        inherited = _inherited(value) or "   :show-inheritance:\n"
+        return f".. autoclass:: {qualified}\n   :members:\n{inherited}{flag}"
     if inspect.isfunction(value) or inspect.isbuiltin(value):
         return f".. autofunction:: {qualified}\n{flag}"
     module, _, name = qualified.rpartition(".")
@@ -107,7 +110,26 @@ def _directive(qualified: str, value: Any, *, indexed: bool = True) -> str:
         raise ValueError(f"{qualified} has no #: comment to document it")
     body = "".join(f"   {line}\n" if line else "\n" for line in comment)
     kind = type(value).__name__
-    return f".. py:data:: {qualified}\n   :type: {kind}\n{flag}\n{body}"
+    return f".. py:data:: {name}\n   :module: {module}\n   :type: {kind}\n{flag}\n{body}"
+
+
+def _inherited(cls: type) -> str:
+    """The ``:inherited-members:`` option for a public class built on a private class of
+    urikit (``URI`` on ``_Reference``): the members of that class are the public class's
+    own, while those of builtins and of the compiled core's base are left out."""
+    private = [
+        base
+        for base in cls.__mro__[1:]
+        if base.__module__.startswith("urikit") and base.__name__.startswith("_")
+    ]
+    if not private:
+        return ""
+    foreign = [
+        base.__name__
+        for base in cls.__mro__[1:]
+        if not base.__module__.startswith("urikit") or base.__module__ == "urikit._speedups"
+    ]
+    return f"   :inherited-members: {', '.join(foreign)}\n"
 
 
 def _everyday_name(value: Any, everyday: dict[str, Any]) -> str | None:
