@@ -5,16 +5,19 @@ empty, so each block shows its own imports.  A block with ``>>>`` prompts runs a
 doctest and its shown output is compared; any other block is a program, run in a new
 interpreter (a block may change global state, as patching urllib3 does).  A block
 that needs what no test can give it (a Spark session, a Dask cluster) says so in an
-HTML comment on the line before it, ``<!-- not run: REASON -->``, and must still
-compile.  The FastAPI example of docs/pydantic.md runs, and its claims are checked
+HTML comment on the line before it, ``<!-- not run: REASON -->``, must still
+compile, and may use no name it does not bind or import but the session it needs
+(:data:`SESSIONS`).  The FastAPI example of docs/pydantic.md runs, and its claims are checked
 with FastAPI's ``TestClient``.
 """
 
 from __future__ import annotations
 
+import builtins
 import doctest
 import re
 import subprocess
+import symtable
 import sys
 import types
 from pathlib import Path
@@ -29,6 +32,24 @@ _BLOCK = re.compile(
     r"^(?:<!-- (?P<comment>[^\n]*?) -->\n)?```(?:python|pycon|py)\n(?P<code>.*?)^```", re.M | re.S
 )
 _NOT_RUN = "not run: "
+#: The objects a block that is not run may take as given: a Spark session, a Dask client.
+SESSIONS = frozenset({"spark", "client"})
+
+
+def unbound_names(code: str) -> set[str]:
+    """The global names ``code`` reads without binding or importing them (builtins
+    aside), at any depth of its functions and lambdas."""
+    table = symtable.symtable(code, "<block>", "exec")
+    bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    unbound: set[str] = set()
+    tables = [table]
+    while tables:
+        current = tables.pop()
+        tables.extend(current.get_children())
+        for symbol in current.get_symbols():
+            if symbol.is_referenced() and (symbol.is_global() or current is table):
+                unbound.add(symbol.get_name())
+    return unbound - bound - set(dir(builtins))
 
 
 def blocks(path: Path) -> list[tuple[int, str, str | None]]:
@@ -54,6 +75,8 @@ def test_examples_in_documents(path: Path) -> None:
         if reason is not None:
             assert reason.strip(), f"{where}: say why the block is not run"
             compile(code, where, "exec")
+            hidden = unbound_names(code) - SESSIONS
+            assert not hidden, f"{where}: {sorted(hidden)} used but never imported or bound"
             continue
         if ">>>" in code:
             before = runner.failures
@@ -70,6 +93,14 @@ def test_examples_in_documents(path: Path) -> None:
             print(f"{where}:\n{result.stderr}")
             failed.append(where)
     assert not failed, f"failing block(s): {', '.join(failed)}"
+
+
+def test_unbound_names_finds_a_missing_import() -> None:
+    """The check of blocks that are not run sees a name used without its import, also
+    inside a lambda, and not a name that is imported, assigned or built in."""
+    assert unbound_names("df = pd.DataFrame()\nprint(len(df))") == {"pd"}
+    assert unbound_names("import pandas as pd\nf = lambda: pd.x(uri)") == {"uri"}
+    assert unbound_names("from urikit import URI\nu = URI('a')\nspark.x(u)") == {"spark"}
 
 
 def test_every_block_is_seen() -> None:
