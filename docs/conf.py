@@ -32,13 +32,15 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
+# Quotes and dashes stay as written: ``'--json'`` and ``"http://a/"`` are typed text.
+smartquotes = False
 
 # MyST: GitHub's heading anchors, so that links written for the repository
 # (``cli.md#files-and-cores---input---output---jobs``) resolve on the site too.
 myst_heading_anchors = 4
 myst_enable_extensions = ["colon_fence"]
 
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"members": True}
 autodoc_member_order = "bysource"
 # A method shows its own docstring only (not that of httpx or requests it overrides).
 autodoc_inherit_docstrings = False

@@ -134,6 +134,31 @@ def test_every_public_name_has_a_docstring() -> None:
     assert not missing, f"undocumented: {missing}"
 
 
+def test_every_public_method_and_property_has_a_docstring() -> None:
+    """The reference shows a class's members that have a docstring: a public method or
+    property without one would be missing from its page."""
+    missing = []
+    for module, name, value in _public_names():
+        if not inspect.isclass(value):
+            continue
+        own = [
+            base
+            for base in value.__mro__
+            if base.__module__.startswith("urikit") and base.__module__ != "urikit._speedups"
+        ]
+        for cls in own:
+            for member, attribute in vars(cls).items():
+                if member.startswith("_"):
+                    continue
+                if isinstance(attribute, property):
+                    function = attribute.fget
+                else:
+                    function = getattr(attribute, "__func__", attribute)
+                if callable(function) and not (function.__doc__ or "").strip():
+                    missing.append(f"{module}.{name}.{member}")
+    assert not missing, f"undocumented: {sorted(set(missing))}"
+
+
 def test_the_reference_names_the_modules_of_the_architecture() -> None:
     """docs/architecture.md's "The public API" and the reference list the same modules."""
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
@@ -161,6 +186,8 @@ def test_the_command_reference_has_every_subcommand_and_option(site: Path) -> No
         assert f'id="{command.replace(" ", "-")}"' in page, command
     for option in ("--json", "--input", "--errors", "--remove-tracking", "--fail-on"):
         assert f">{option}" in page or f"{option} " in page, option
+    # Help is typed text: no dash or quote is made typographic.
+    assert "--show-password" in page and "\u2013show-password" not in page
 
 
 # --- links ---------------------------------------------------------------------------------

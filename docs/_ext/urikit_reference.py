@@ -263,12 +263,19 @@ def _options(parser: argparse.ArgumentParser) -> nodes.definition_list | None:
     return items if len(items) else None
 
 
+def _text_block(text: str) -> nodes.literal_block:
+    """A block shown as written: no highlighting (usage lines and examples are not Python)."""
+    block = nodes.literal_block(text, text)
+    block["language"] = "text"
+    return block
+
+
 def _command(name: str, parser: argparse.ArgumentParser, depth: int) -> nodes.section:
     """The section of one (sub)command: its usage, description, options and examples."""
     section = _section(name)
     formatter = parser._get_formatter()
     usage = parser.format_usage().strip()
-    section += nodes.literal_block(usage, usage)
+    section += _text_block(usage)
     if parser.description:
         section += nodes.paragraph(parser.description, parser.description)
     options = _options(parser)
@@ -276,7 +283,7 @@ def _command(name: str, parser: argparse.ArgumentParser, depth: int) -> nodes.se
         section += options
     if parser.epilog:
         epilog = formatter._fill_text(parser.epilog, 88, "").rstrip()
-        section += nodes.literal_block(epilog, epilog)
+        section += _text_block(epilog)
     for sub, subparser in _subcommands(parser).items():
         section += _command(f"{name} {sub}", subparser, depth + 1)
     return section
