@@ -331,8 +331,9 @@ def test_a_guide_renders(served: str, browser_page: Any) -> None:
 def test_the_search_finds_resolve(served: str, browser_page: Any) -> None:
     page, errors = browser_page
     page.goto(urljoin(served, "search.html?q=resolve"))
+    # Results are shown one by one; the summary says when the last one is in.
+    page.locator(".search-summary", has_text="Search finished").wait_for(timeout=60_000)
     results = page.locator("ul.search li a")
-    results.first.wait_for(timeout=30_000)
     targets = [results.nth(i).get_attribute("href") or "" for i in range(results.count())]
     assert any("api/urikit.resolve.html" in target for target in targets), targets
     assert any(target.startswith("resolution.html") for target in targets), targets
