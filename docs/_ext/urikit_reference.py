@@ -15,6 +15,8 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +111,20 @@ def _directive(qualified: str, value: Any, *, indexed: bool = True) -> str:
     if comment is None:
         raise ValueError(f"{qualified} has no #: comment to document it")
     body = "".join(f"   {line}\n" if line else "\n" for line in comment)
-    kind = type(value).__name__
-    return f".. py:data:: {name}\n   :module: {module}\n   :type: {kind}\n{flag}\n{body}"
+    return f".. py:data:: {name}\n   :module: {module}\n{_data_options(value)}{flag}\n{body}"
+
+
+def _data_options(value: Any) -> str:
+    """How a piece of data is shown: a type alias by what it stands for, other data by
+    its type, and by its value when that is short (a flag such as ``compiled`` depends
+    on the machine that builds the site, so it is shown by its type only)."""
+    if typing.get_origin(value) is not None or isinstance(value, types.UnionType):
+        return f"   :value: {repr(value).replace('typing.', '')}\n"
+    text = repr(value)
+    options = f"   :type: {type(value).__name__}\n"
+    if len(text) <= 70 and " at 0x" not in text and not isinstance(value, bool):
+        options += f"   :value: {text}\n"
+    return options
 
 
 def _inherited(cls: type) -> str:
