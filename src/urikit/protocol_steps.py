@@ -78,6 +78,7 @@ class Editable:
         self.iri = iri
 
     def components(self) -> Components:
+        """The seven components as edited, in the order of RFC 3986 §5.3."""
         return (
             self.scheme,
             self.userinfo,
