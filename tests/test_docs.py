@@ -1,21 +1,23 @@
 """Every Python block of the README and of docs/*.md runs as pasted, so they stay true.
 
-A document is read as one session of a new interpreter: its blocks with ``>>>``
-prompts run as doctests, in order, in one namespace that starts empty (nothing is
-imported for them: the document shows its own imports, before their first use), and
-their shown output is compared.  Any other block is a program: it runs alone, in a new
+Every block runs as a reader pastes it: alone, in a namespace of its own that starts
+empty, so each block shows its own imports.  A block with ``>>>`` prompts runs as a
+doctest and its shown output is compared; any other block is a program, run in a new
 interpreter (a block may change global state, as patching urllib3 does).  A block
 that needs what no test can give it (a Spark session, a Dask cluster) says so in an
-HTML comment on the line before it, ``<!-- not run: REASON -->``, and must still
-compile.  The FastAPI example of docs/pydantic.md runs, and its claims are checked
+HTML comment on the line before it, ``<!-- not run: REASON -->``, must still
+compile, and may use no name it does not bind or import but the session it needs
+(:data:`SESSIONS`).  The FastAPI example of docs/pydantic.md runs, and its claims are checked
 with FastAPI's ``TestClient``.
 """
 
 from __future__ import annotations
 
+import builtins
 import doctest
 import re
 import subprocess
+import symtable
 import sys
 import types
 from pathlib import Path
@@ -30,6 +32,24 @@ _BLOCK = re.compile(
     r"^(?:<!-- (?P<comment>[^\n]*?) -->\n)?```(?:python|pycon|py)\n(?P<code>.*?)^```", re.M | re.S
 )
 _NOT_RUN = "not run: "
+#: The objects a block that is not run may take as given: a Spark session, a Dask client.
+SESSIONS = frozenset({"spark", "client"})
+
+
+def unbound_names(code: str) -> set[str]:
+    """The global names ``code`` reads without binding or importing them (builtins
+    aside), at any depth of its functions and lambdas."""
+    table = symtable.symtable(code, "<block>", "exec")
+    bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    unbound: set[str] = set()
+    tables = [table]
+    while tables:
+        current = tables.pop()
+        tables.extend(current.get_children())
+        for symbol in current.get_symbols():
+            if symbol.is_referenced() and (symbol.is_global() or current is table):
+                unbound.add(symbol.get_name())
+    return unbound - bound - set(dir(builtins))
 
 
 def blocks(path: Path) -> list[tuple[int, str, str | None]]:
@@ -49,19 +69,20 @@ def blocks(path: Path) -> list[tuple[int, str, str | None]]:
 def test_examples_in_documents(path: Path) -> None:
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    session: dict[str, Any] = {"__name__": "__session__"}  # nothing imported
     failed = []
     for line, code, reason in blocks(path):
         where = f"{path.name}:{line}"
         if reason is not None:
             assert reason.strip(), f"{where}: say why the block is not run"
             compile(code, where, "exec")
+            hidden = unbound_names(code) - SESSIONS
+            assert not hidden, f"{where}: {sorted(hidden)} used but never imported or bound"
             continue
         if ">>>" in code:
             before = runner.failures
-            test = parser.get_doctest(code, session, where, str(path), line)
-            runner.run(test, clear_globs=False)
-            session.update(test.globs)  # a DocTest runs in a copy of the namespace
+            fresh: dict[str, Any] = {"__name__": "__block__"}  # nothing imported
+            test = parser.get_doctest(code, fresh, where, str(path), line)
+            runner.run(test)
             if runner.failures > before:
                 failed.append(where)
             continue
@@ -72,6 +93,14 @@ def test_examples_in_documents(path: Path) -> None:
             print(f"{where}:\n{result.stderr}")
             failed.append(where)
     assert not failed, f"failing block(s): {', '.join(failed)}"
+
+
+def test_unbound_names_finds_a_missing_import() -> None:
+    """The check of blocks that are not run sees a name used without its import, also
+    inside a lambda, and not a name that is imported, assigned or built in."""
+    assert unbound_names("df = pd.DataFrame()\nprint(len(df))") == {"pd"}
+    assert unbound_names("import pandas as pd\nf = lambda: pd.x(uri)") == {"uri"}
+    assert unbound_names("from urikit import URI\nu = URI('a')\nspark.x(u)") == {"spark"}
 
 
 def test_every_block_is_seen() -> None:

@@ -236,6 +236,38 @@ def test_remove_params() -> None:
     assert n("http://a/?g%63lid=1&k", remove_params=["gclid"]) == "http://a/?k"
 
 
+def test_remove_tracking() -> None:
+    text = "http://a/?utm_source=x&id=1&fbclid=y&UTM_x=1#f"
+    assert n(text, remove_tracking=True) == "http://a/?id=1&UTM_x=1#f"
+    assert URI(text).normalize(remove_tracking=True) == "http://a/?id=1&UTM_x=1#f"
+    assert n(text, remove_tracking=True, remove_params="id") == "http://a/?UTM_x=1#f"
+    assert n("http://a/?gclid=1", remove_tracking=False) == "http://a/?gclid=1"
+    with pytest.raises(TypeError, match="remove_tracking"):
+        normalize("http://a/", remove_tracking="yes")  # type: ignore[typeddict-item]
+
+
+@given(known_scheme_references(), st.sampled_from(LEVELS), st.booleans())
+def test_remove_tracking_is_remove_params_of_tracking_params(
+    text: str, level: str, drop: bool
+) -> None:
+    # One implementation: the step is remove_params of TRACKING_PARAMS (§6.2.4).
+    assume("#" not in text)
+    tracked = f"{text}{'&' if '?' in text else '?'}utm_x=1&fbclid=2"
+    assert n(tracked, level, remove_tracking=True, drop_fragment=drop) == n(
+        tracked, level, remove_params=TRACKING_PARAMS, drop_fragment=drop
+    )
+
+
+def test_cli_remove_tracking_is_the_step(capsys: pytest.CaptureFixture[str]) -> None:
+    from urikit.cli import main
+
+    text = "HTTP://A/?utm_source=x&id=1&msclkid=2&k=%7e"
+    assert main(["normalize", "--remove-tracking", "--remove-param", "k", text]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == str(URI(text).normalize(remove_tracking=True, remove_params=("k",)))
+    assert out == "http://a/?id=1"
+
+
 def test_form_query() -> None:
     assert n("http://a/?q=a%20b+c&x=%7e&&y", form_query=True) == "http://a/?q=a+b+c&x=~&y"
     assert n("http://a/?q=a/b:c", form_query=True) == "http://a/?q=a%2Fb%3Ac"
@@ -323,6 +355,7 @@ def _steps() -> st.SearchStrategy[dict[str, Any]]:
             "sort_query": st.just(True),
             "drop_empty_query": st.just(True),
             "remove_params": st.sampled_from([TRACKING_PARAMS, ("a", "b*")]),
+            "remove_tracking": st.just(True),
             "form_query": st.just(True),
             "strip_host_dot": st.just(True),
         },

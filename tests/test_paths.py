@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from types import ModuleType
 from urllib.parse import unquote
 
 import pytest
@@ -78,8 +81,9 @@ def test_joinpath(base: str, names: tuple[str, ...], expected: str) -> None:
     [
         ("a/b", "a%2Fb"),
         ("a\\b", "a%5Cb"),
-        ("..\\..\\etc", "..%5C..%5Cetc"),
-        ("../x", "..%2Fx"),
+        ("a/...", "a%2F..."),
+        (".../x", "...%2Fx"),
+        (".a/b.", ".a%2Fb."),
         ("a?b#c", "a%3Fb%23c"),
         ("100%", "100%25"),
         ("%41", "%2541"),
@@ -88,7 +92,8 @@ def test_joinpath(base: str, names: tuple[str, ...], expected: str) -> None:
         ("...", "..."),
         (".a", ".a"),
         ("a:b@c", "a:b@c"),
-        ("\x00", "%00"),
+        ("%zz%2e", "%25zz%252e"),
+        ("\x80\x9f", "%C2%80%C2%9F"),
     ],
 )
 def test_joinpath_encodes_each_segment_as_data(name: str, encoded: str) -> None:
@@ -123,6 +128,51 @@ def test_joinpath_refuses_dot_segments_in_any_spelling(name: str) -> None:
         URI("http://h/a/").joinpath("ok", name, "ok")
     with pytest.raises(URIError):
         URI("http://h/a/").sibling(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "position"),
+    [
+        ("../x", 0),
+        ("a/..", 2),
+        ("a/./b", 2),
+        ("x\\.", 2),
+        ("..\\..\\etc", 0),
+        ("%2e/x", 0),
+        ("x/%2E%2e", 2),
+        ("a%2F%2E%2E", 0),
+        ("a%252F..", 0),
+        ("a/%252e%252e/b", 2),
+        ("\uff0e\uff0e\uff0fx", 0),
+        ("x\uff0f\uff0e", 0),
+        ("%zz%2F%2e%2e", 0),
+    ],
+)
+def test_joinpath_refuses_dot_segments_between_separators(name: str, position: int) -> None:
+    # RFC 3986 §7.3: "..%2Fx" decoded by a server is "../x", which climbs; the audit
+    # rates it high (encoded-dot-segment), so joinpath refuses it, at the part.
+    with pytest.raises(URIError, match="dot-segment") as info:
+        URI("http://h/a").joinpath(name)
+    error = info.value
+    assert (error.text, error.position, error.rule) == (name, position, "segment")
+    with pytest.raises(URIError):
+        URI("http://h/a/").sibling(name)
+
+
+@pytest.mark.parametrize("code", [*range(0x20), 0x7F])
+def test_joinpath_refuses_control_characters(code: int) -> None:
+    name = "ab" + chr(code) + "c"
+    with pytest.raises(URIError, match="control character") as info:
+        URI("http://h/").joinpath(name)
+    assert (info.value.position, info.value.rule) == (2, "segment")
+    assert f"U+{code:04X}" in str(info.value)
+
+
+def test_joinpath_writes_invisible_characters_of_an_iri_as_triplets() -> None:
+    # RFC 3987 §4.1, RFC 3986 §7.6: a joined segment looks like what it is.
+    joined = IRI("http://h/").joinpath("a\u00adb\u200bc\ufeffü")
+    assert str(joined) == "http://h/a%C2%ADb%E2%80%8Bc%EF%BB%BFü"
+    assert joined.segments() == ["a\u00adb\u200bc\ufeffü"]
 
 
 def test_joinpath_refuses_empty_segments_except_last() -> None:
@@ -167,11 +217,15 @@ DOTS = [".", "..", "%2e", ".%2E", "%252E", ""]
 
 
 def _climbs(name: str) -> bool:
-    """Does repeated percent-decoding (urllib's, as an independent oracle) give a dot-segment?"""
+    """Does repeated percent-decoding (urllib's, as an independent oracle), read by NFKC,
+    give a dot-segment between "/" or "\\", or does ``name`` hold a control character?"""
+    if any(ord(c) < 0x20 or c == "\x7f" for c in name):
+        return True
     for _ in range(len(name) + 1):
-        if name in (".", ".."):
+        name = unicodedata.normalize("NFKC", name)
+        if any(part in (".", "..") for part in re.split(r"[/\\]", name)):
             return True
-        decoded = unquote(name)
+        decoded = unquote(name, errors="surrogateescape")
         if decoded == name:
             return False
         name = decoded
@@ -202,6 +256,57 @@ def test_joined_segments_are_the_data_given(base: str, names: list[str]) -> None
     assert joined.path.startswith(prefix)
     assert joined.path[len(prefix) :].count("/") == len(names) - 1
     assert joined.scheme == uri.scheme
+
+
+#: Pieces of text near a finding of the audit: dots, separators and their triplets,
+#: double encodings, NFKC forms, controls and invisible characters.
+NEAR_FINDINGS = st.sampled_from(
+    [
+        *[".", "..", "/", "\\", "%", "%2e", "%2E", "%2f", "%5C", "%25", "%252e", "%252F"],
+        *["%0a", "\uff0e", "\uff0f", "\u2025", "\x00", "\n", "\x7f", "\u200b", "\u202e"],
+        *["\u00ad", "x", "é", "%C0%AE", "%zz", ":", "@", "?", "#", "javascript:"],
+    ]
+)
+DATA = st.lists(NEAR_FINDINGS, min_size=1, max_size=6).map("".join) | TEXT
+#: Bases, the first without findings, the last two with findings of their own.
+AUDIT_BASES = [
+    "http://h/a",
+    "http://h/a/",
+    "http://h",
+    "https://h/a?q=1#f",
+    "/a",
+    "a",
+    "",
+    "//h",
+    "file:///x",
+    "http://10.0.0.1/%2e%2e/",
+    "http://u:p@h/a?x=%2e%2e#f",
+]
+
+
+@given(
+    base=st.sampled_from(AUDIT_BASES),
+    names=st.lists(DATA, min_size=1, max_size=3),
+    iri=st.booleans(),
+)
+def test_nothing_joined_draws_an_audit_finding(
+    backend: ModuleType, base: str, names: list[str], iri: bool
+) -> None:
+    # The promise of joinpath: data cannot climb or hide, so urikit.audit finds in
+    # the result nothing that the joined data causes (RFC 3986 §7.3, §7.6).
+    uri = (backend.IRI if iri else backend.URI)(base)
+    try:
+        joined = uri.joinpath(*names)
+    except backend.URIError:
+        return
+    before = backend.audit(uri)
+    after = backend.audit(joined)
+    if not before:
+        assert after == [], (str(joined), after)
+    start = uri.span("path")[1]  # the joined segments lie from here to the path's end
+    end = joined.span("path")[1]
+    assert not [f for f in after if f.span[1] > start and f.span[0] < end], after
+    assert {f.code for f in after} <= {f.code for f in before}
 
 
 # -- parent and sibling (§5.2) ---------------------------------------------------------

@@ -33,6 +33,7 @@ WRAPPED: list[tuple[str, Callable[..., Any], frozenset[str]]] = [
     ("set_query_param", query_module.set_query_param, frozenset({"iri"})),
     ("remove_query_param", query_module.remove_query_param, frozenset()),
     ("remove_query_params", query_module.remove_query_params, frozenset()),
+    ("update_query_params", query_module.update_query_params, frozenset({"iri"})),
     ("segments", paths_module.segments, frozenset()),
 ]
 

@@ -84,6 +84,7 @@ _NO_STEPS: Final = {
     "idna": None,
     "strip_host_dot": False,
     "remove_params": None,
+    "remove_tracking": False,
     "form_query": False,
     "sort_query": False,
     "drop_empty_query": False,

@@ -163,6 +163,15 @@ def with_changes(
     """The components to build a reference from (``URI.replace``): ``parts`` with those
     in ``changed`` changed (``None`` removes one, §5.3), each encoded for its place with
     ``encode``.  Changing ``userinfo``, ``host`` or ``port`` keeps the other two."""
+    if "host" in changed and changed["host"] is None and parts.host is not None:
+        raise URIError(
+            "a reference with an authority has a host, maybe empty (§3.2, §3.2.2): "
+            "host=None cannot remove it alone; pass authority=None to remove the "
+            'authority, or host="" for an empty host',
+            text=parts.text(),
+            position=component_spans(parts)["host"][0],
+            rule="host",
+        )
     changed = {**changed, **encode_data(changed, iri)} if encode else dict(changed)
     server: dict[str, Any] = {
         k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed

@@ -6,10 +6,14 @@ leading "/" of an absolute path is not a segment, and a trailing "/" gives a
 last empty segment.
 
 :func:`joinpath` appends segments that are **data**: each is percent-encoded
-on its own, so "/" becomes "%2F" and "\\" becomes "%5C", and a segment that
-is, or decodes to, "." or ".." is refused (§3.3 gives those segments their
-meaning in resolution, §5.2.4; §7.3 warns of what they do to a server).
-Nothing given as data can climb or split the path.
+on its own, so "/" becomes "%2F" and "\\" becomes "%5C".  A segment is refused
+when a server that decodes it could read it as structure: when it is, or
+decodes to, "." or "..", or holds a part between "/" or "\\" that is or
+decodes to one ("../x", "a/..", "%2e/x"), and when it holds a control
+character (§3.3 gives dot-segments their meaning in resolution, §5.2.4; §7.3
+warns of what decoding them, and controls, does to a server).  Nothing given as
+data can climb or split the path, and nothing joined draws a finding of
+:func:`urikit.audit`.
 
 :data:`PARENT_REFERENCE` and :func:`sibling_reference` are the relative
 references by which ``URI.parent()`` and ``URI.sibling()`` navigate in the
@@ -25,12 +29,15 @@ is bad text and raises :class:`~urikit.URIError`; a segment that is not a
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Final
+from urllib.parse import unquote
 
 from ._seam import percent_decode, percent_encode
 from .errors import URIError
+from .report import INVISIBLE_FORMAT
 from .types import DecodeErrors
 
 __all__ = [
@@ -46,10 +53,15 @@ __all__ = [
 PARENT_REFERENCE: Final = ".."
 
 _DOT_SEGMENTS: Final = (".", "..")
-# The characters from which repeated percent-decoding can produce a dot-segment.
-_DOT_SPELLING: Final = frozenset("." + "%" + "0123456789" + "ABCDEFabcdef")
-# Rounds of percent-decoding after which a segment of dots and triplets is refused.
+# Rounds of percent-decoding after which a part still decoding is refused.
 _MAX_DECODINGS: Final = 8
+# What a server may split a decoded path at: "/", and "\\" on Windows (§7.3).
+_SEPARATORS: Final = re.compile(r"[/\\]")
+# The controls that percent-encoded reach a server as themselves (§7.3): C0 and DEL.
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f]")
+# Characters that show nothing or reorder what follows (RFC 3987 §4.1, RFC 3986 §7.6):
+# written as triplets even in an IRI, so a joined segment looks like what it is.
+_INVISIBLE: Final = re.compile(f"[{INVISIBLE_FORMAT}]")
 
 
 def segments(path: str, *, errors: DecodeErrors = "strict") -> list[str]:
@@ -80,41 +92,74 @@ def segments(path: str, *, errors: DecodeErrors = "strict") -> list[str]:
     return decoded
 
 
-def _is_dot_segment(segment: str) -> bool:
-    """Is ``segment`` "." or "..", in any spelling, however often percent-decoded (§2.4)?
+def _climbs(part: str) -> bool:
+    """Is ``part`` (text between separators) a dot-segment, or does it hold one between
+    "/" or "\\", however often percent-decoded (§2.4) and read by Unicode NFKC?
 
-    Compatibility forms count too: a server that applies Unicode NFKC would
-    read "\uff0e\uff0e" (fullwidth full stops) or "\u2025" as "..".  A
-    segment still decoding after ``_MAX_DECODINGS`` rounds is taken to be one,
-    which keeps the check linear in the length of the segment.
+    A server that applies NFKC reads "\uff0e\uff0e" (fullwidth full stops) or
+    "\u2025" as "..", and "\uff0f" as "/".  A part still decoding after
+    ``_MAX_DECODINGS`` rounds is taken to climb, which keeps the check linear in
+    the length of the part.
     """
-    text = segment
+    text = part
     for _ in range(_MAX_DECODINGS):
         text = unicodedata.normalize("NFKC", text)
-        if text in _DOT_SEGMENTS:
+        if "." in text and any(piece in _DOT_SEGMENTS for piece in _SEPARATORS.split(text)):
             return True
-        if not set(text) <= _DOT_SPELLING:
+        if "%" not in text:
             return False
-        try:
-            decoded = percent_decode(text, errors="surrogateescape")
-        except URIError:
-            return False
+        # as a server decodes: each triplet, a "%" that begins none left as it is
+        decoded = unquote(text, errors="surrogateescape")
         if decoded == text:
             return False
         text = decoded
     return True
 
 
+def _climbing_part(segment: str) -> int | None:
+    """Where the first part of ``segment`` that :func:`_climbs` begins, or None.
+
+    Percent-decoding and NFKC leave a "/" or "\\" of the segment where it is (no
+    triplet holds one), so each part between them is read on its own.
+    """
+    start = 0
+    for match in (*_SEPARATORS.finditer(segment), None):
+        end = len(segment) if match is None else match.start()
+        if _climbs(segment[start:end]):
+            return start
+        start = end + 1
+    return None
+
+
 def check_data_segment(segment: str, *, allow_empty: bool = False) -> None:
-    """Refuse a data segment that would climb (".", "..") or, unless allowed, be empty."""
+    """Refuse a data segment that a server could read as structure (§3.3, §7.3).
+
+    That is a segment that is "." or "..", or holds a part between "/" or "\\"
+    that is one, in any spelling (percent-encoded, double-encoded, NFKC
+    compatibility forms); one that holds a control character (C0 or DEL); and,
+    unless ``allow_empty``, an empty one.  The :class:`URIError` gives the
+    position in ``segment`` and the character there.
+    """
     if not isinstance(segment, str):
         raise TypeError(f"a path segment is a str, not {type(segment).__name__}")
-    if _is_dot_segment(segment):
+    position = _climbing_part(segment)
+    if position is not None:
         raise URIError(
-            f"the segment {segment!r} is a dot-segment (or decodes to one), which would "
-            "climb the path (RFC 3986 §3.3, §5.2.4); it cannot be given as data",
+            f"the segment {segment!r} is a dot-segment, or holds one between '/' or '\\', "
+            "in some spelling (percent-encoded, NFKC); a server that decodes it would "
+            "climb the path (RFC 3986 §3.3, §5.2.4, §7.3), so it cannot be given as data",
             text=segment,
-            position=0,
+            position=position,
+            rule="segment",
+        )
+    control = _CONTROL.search(segment)
+    if control is not None:
+        raise URIError(
+            "a control character in a data segment reaches the server as itself once "
+            "decoded, where it can cut a name or inject a command (RFC 3986 §7.3); "
+            "it cannot be given as data",
+            text=segment,
+            position=control.start(),
             rule="segment",
         )
     if segment == "" and not allow_empty:
@@ -128,7 +173,12 @@ def check_data_segment(segment: str, *, allow_empty: bool = False) -> None:
 
 
 def _encode_segment(segment: str, component: str, iri: bool) -> str:
-    return percent_encode(segment, component, iri=iri)
+    """``segment`` percent-encoded for ``component`` (§2.1); in an IRI, the invisible
+    characters that RFC 3987 §2.2 allows are written as triplets all the same."""
+    encoded = percent_encode(segment, component, iri=iri)
+    if iri and not encoded.isascii():
+        encoded = _INVISIBLE.sub(lambda m: percent_encode(m.group(), "unreserved"), encoded)
+    return encoded
 
 
 def joinpath(
@@ -143,9 +193,14 @@ def joinpath(
 
     Each segment is percent-encoded on its own (§2.1), so "/" becomes "%2F"
     and "\\" becomes "%5C"; with ``iri=True`` the characters an IRI allows
-    (RFC 3987 §2.2) are kept.  A segment that is "." or ".." in any spelling
-    ("%2e", ".%2E", "%252e" ...) raises :class:`URIError` (a ``ValueError``),
-    and an empty segment may only come last, where it gives a trailing "/".
+    (RFC 3987 §2.2) are kept, but for the invisible ones.  A segment that a
+    server could read as structure raises :class:`URIError` (a ``ValueError``)
+    at the character: one that is "." or ".." in any spelling ("%2e", ".%2E",
+    "%252e" ...), one that holds such a part between "/" or "\\" ("../x",
+    "a/%2e%2e"), since RFC 3986 §5.2.4 removes dot-segments only before
+    decoding and a server that decodes "%2F" climbs (§7.3), and one that holds
+    a control character.  An empty segment may only come last, where it gives
+    a trailing "/".
 
     ``scheme`` and ``authority`` are those of the reference the path is in:
     they decide its form.  The segments go after the last segment, as in

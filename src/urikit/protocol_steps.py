@@ -78,6 +78,7 @@ class Editable:
         self.iri = iri
 
     def components(self) -> Components:
+        """The seven components as edited, in the order of RFC 3986 §5.3."""
         return (
             self.scheme,
             self.userinfo,
@@ -168,6 +169,12 @@ def _step_remove_params(p: Editable, spec: ParamFilter | None) -> None:
         p.query = "&".join(kept) if kept else None
 
 
+def _step_remove_tracking(p: Editable, on: bool) -> None:
+    """Remove the parameters that :data:`TRACKING_PARAMS` names (``remove_params`` of them)."""
+    if on:
+        _step_remove_params(p, TRACKING_PARAMS)
+
+
 def _form_canonical(text: str) -> str:
     if _UNRESERVED_RUN.fullmatch(text):
         return text
@@ -210,6 +217,7 @@ STEP_FUNCTIONS: Final[dict[str, Callable[[Editable, Any], None]]] = {
     "idna": _step_idna,
     "strip_host_dot": _step_strip_host_dot,
     "remove_params": _step_remove_params,
+    "remove_tracking": _step_remove_tracking,
     "form_query": _step_form_query,
     "sort_query": _step_sort_query,
     "drop_empty_query": _step_drop_empty_query,
@@ -225,6 +233,7 @@ class _CommonSteps(TypedDict, total=False):
     unicode: UnicodeForm | None
     strip_host_dot: bool
     remove_params: ParamFilter | None
+    remove_tracking: bool
     form_query: bool
     sort_query: bool
     drop_empty_query: bool
@@ -234,8 +243,10 @@ class _CommonSteps(TypedDict, total=False):
 class Steps(_CommonSteps, total=False):
     """The protocol-based steps (§6.2.4) by name, each off unless given: the keyword
     arguments of ``normalize``, ``equivalent`` and ``comparison_rung`` (``unicode``,
-    ``idna``, ``strip_host_dot``, ``remove_params``, ``form_query``, ``sort_query``,
-    ``drop_empty_query``, ``drop_fragment``)."""
+    ``idna``, ``strip_host_dot``, ``remove_params``, ``remove_tracking``,
+    ``form_query``, ``sort_query``, ``drop_empty_query``, ``drop_fragment``).
+    ``remove_tracking=True`` removes the names of :data:`TRACKING_PARAMS`, as the
+    command's ``--remove-tracking`` does, beside any ``remove_params``."""
 
     idna: IdnaForm | None
 

@@ -46,18 +46,21 @@ __all__ = [
     "MAX_PARAMS",
     "MAX_QUERY_LENGTH",
     "NameMatcher",
+    "Pairs",
     "Param",
     "QueryValue",
     "QueryValues",
     "add_query_param",
     "encode_param",
     "has_query_param",
+    "param_list",
     "query_param",
     "query_param_all",
     "query_params",
     "remove_query_param",
     "remove_query_params",
     "set_query_param",
+    "update_query_params",
     "with_query_params",
 ]
 
@@ -75,6 +78,8 @@ Param: TypeAlias = tuple[str, str | None]
 QueryValue: TypeAlias = str | int | float | bool | None
 #: One value, or a sequence of values for a name given several times.
 QueryValues: TypeAlias = QueryValue | Sequence[QueryValue]
+#: Parameters given together: a mapping, or ``(name, value)`` pairs in order.
+Pairs: TypeAlias = Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]]
 #: What :func:`remove_query_params` matches names with.
 NameMatcher: TypeAlias = str | Collection[str] | Callable[[str], bool]
 
@@ -364,47 +369,93 @@ def _join(pieces: list[str]) -> str | None:
 # -- editing ----------------------------------------------------------------------------
 
 
-def _pairs(
-    pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
-) -> list[tuple[str, QueryValues]]:
+def param_list(pairs: Pairs, params: Mapping[str, QueryValues]) -> list[tuple[str, QueryValues]]:
+    """``pairs`` and then the keyword ``params``, as one list of ``(name, value)``."""
     if isinstance(pairs, Mapping):
-        return list(pairs.items())
-    if isinstance(pairs, (str, bytes)):
+        items = list(pairs.items())
+    elif isinstance(pairs, (str, bytes)):
         raise TypeError("query parameters are a mapping or (name, value) pairs, not text")
-    items = list(pairs)
-    for item in items:
-        if not (isinstance(item, tuple) and len(item) == 2):
-            raise TypeError(f"query parameters are (name, value) pairs, not {item!r}")
+    else:
+        items = list(pairs)
+        for item in items:
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise TypeError(f"query parameters are (name, value) pairs, not {item!r}")
+    items.extend(params.items())
     return items
 
 
 def with_query_params(
-    pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
+    pairs: Pairs = (),
+    /,
     *,
     codec: Codec = "form",
     iri: bool = False,
+    **params: QueryValues,
 ) -> str | None:
-    """The query text of ``pairs``, each encoded under ``codec``; ``None`` for no pairs.
+    """The query text of ``pairs`` and then ``params``, each encoded under ``codec``;
+    ``None`` for no pairs.
 
-    ``pairs`` is a mapping or an iterable of ``(name, value)``; a value of
-    ``None`` writes a valueless parameter, and a sequence (a list, a tuple) of values
-    writes the name once for each.  No pairs mean no query.
+    ``pairs`` is a mapping or an iterable of ``(name, value)``, and ``params``
+    are more of them by keyword (``a=2``), written after ``pairs`` in the order
+    given; a name that is not a Python identifier, or is ``codec`` or ``iri``,
+    goes in ``pairs``.  A value of ``None`` writes a valueless parameter, and a
+    sequence (a list, a tuple) of values writes the name once for each.  No
+    pairs mean no query.
 
     >>> with_query_params([("a", "1 2"), ("b", None)])
     'a=1+2&b'
     >>> with_query_params({"tag": ["x", "y"], "page": 2, "debug": False})
     'tag=x&tag=y&page=2&debug=false'
-    >>> with_query_params([]) is None
+    >>> with_query_params({"q": "a b"}, page=2)
+    'q=a+b&page=2'
+    >>> with_query_params() is None
     True
     """
     _check_codec(codec)
-    items = _pairs(pairs)
+    items = param_list(pairs, params)
     encoded: list[str] = []
     for name, value in items:
         encoded.extend(_encode_pairs(name, value, codec, iri))
         if len(encoded) > MAX_PARAMS:
             raise URIError(f"more than the limit max_params={MAX_PARAMS} parameters", rule="query")
     return _join(encoded)
+
+
+def update_query_params(
+    query: str | None,
+    pairs: Pairs = (),
+    /,
+    *,
+    codec: Codec = "form",
+    iri: bool = False,
+    **params: QueryValues,
+) -> str | None:
+    """``query`` where each name of ``pairs`` and ``params`` has the values given for it.
+
+    Each name is set as :func:`set_query_param` sets it: its first parameter
+    is replaced in its place and the others of that name removed, or the
+    pairs are appended when the query has none; a name given more than once
+    takes all the values given for it, in order, and an empty sequence removes
+    it.  Every other piece of the query is kept exactly (yarl's
+    ``update_query``, without re-encoding the rest).
+
+    >>> update_query_params("a=1&b=%7e&a=2", a=3, c="x y")
+    'a=3&b=%7e&c=x+y'
+    >>> update_query_params("page=1&sig=AbC%2f", [("tag", "x"), ("tag", "y")], page=2)
+    'page=2&sig=AbC%2f&tag=x&tag=y'
+    """
+    _check_codec(codec)
+    grouped: dict[str, list[QueryValue]] = {}
+    for name, value in param_list(pairs, params):
+        _check_name(name)
+        values = grouped.setdefault(name, [])
+        if value is None or isinstance(value, (str, int, float)):
+            values.append(value)
+        else:
+            values.extend(value)
+    for name, values in grouped.items():
+        query = set_query_param(query, name, values, codec=codec, iri=iri)
+    return query
 
 
 def add_query_param(

@@ -34,6 +34,7 @@ class Severity(str, Enum):
 
     @property
     def rank(self) -> int:
+        """The order of the severity, from 0 for ``info`` to 3 for ``high``."""
         return _RANK[self.value]
 
     def _other(self, other: object) -> int | None:

@@ -39,6 +39,7 @@ _T = TypeVar("_T")
 
 #: Whether URIs of a scheme carry an authority ("//" host ...), RFC 3986 §3.2.
 AuthorityUse = Literal["required", "optional", "forbidden"]
+#: The values of ``AuthorityUse``, for checking one at run time.
 AUTHORITY_USES: Final = frozenset({"required", "optional", "forbidden"})
 
 #: The generic components a scheme may declare case-insensitive (RFC 3986 §6.2.3).

@@ -28,7 +28,6 @@ and what constructing it needs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -69,7 +68,7 @@ if TYPE_CHECKING:
 
     from .lenient import Repaired
     from .protocol_steps import SameTypeSteps, Steps, ToIRISteps
-    from .query import NameMatcher, QueryValues
+    from .query import NameMatcher, Pairs, QueryValues
     from .report import Report
     from .schemes import SchemeRegistry
 
@@ -280,8 +279,22 @@ class _Reference(Store):
     # -- classification (§4) -------------------------------------------------------
 
     @property
+    def has_scheme(self) -> bool:
+        """Does it begin with a scheme (§3.1, §4.1): a URI, not a relative reference?
+
+        This is what yarl's and rfc3986's ``is_absolute`` answer;
+        :attr:`is_absolute` is RFC 3986's absolute-URI, which has no fragment.
+        """
+        return self.scheme is not None
+
+    @property
     def is_absolute(self) -> bool:
-        """Is it an absolute-URI (§4.3): a scheme, and no fragment?"""
+        """Is it an absolute-URI (RFC 3986 §4.3): a scheme, and no fragment?
+
+        ``http://h/#f`` has a scheme but is not absolute: RFC 3986 calls it a
+        URI, and only a URI without a fragment may be a base (§5.1).  "Has a
+        scheme" is :attr:`has_scheme`.
+        """
         return self.scheme is not None and self.fragment is None
 
     @property
@@ -521,7 +534,10 @@ class _Reference(Store):
 
         Changing ``userinfo``, ``host`` or ``port`` keeps the other two.  The
         result is validated as in :meth:`build`, and ``encode=True`` encodes
-        only the components given here.
+        only the components given here.  A reference with an authority always
+        has a host, maybe empty (§3.2.2), so ``host=None`` on one raises
+        :class:`URIError`: ``authority=None`` removes the authority, and
+        ``host=""`` empties the host.
         """
         given: dict[str, Any] = {
             "scheme": scheme,
@@ -617,7 +633,9 @@ class _Reference(Store):
         :class:`~urikit.protocol_steps.Steps`) run only when switched on by
         keyword: ``unicode="NFC"|"NFKC"``, ``idna="a-label"|"u-label"``,
         ``strip_host_dot``, ``remove_params`` (names, ``"utm_*"`` prefixes or a
-        predicate), ``form_query``, ``sort_query``, ``drop_empty_query``,
+        predicate), ``remove_tracking`` (the names of
+        :data:`~urikit.protocol_steps.TRACKING_PARAMS`, as the command's
+        ``--remove-tracking``), ``form_query``, ``sort_query``, ``drop_empty_query``,
         ``drop_fragment``; ``docs/normalization.md`` says what each one risks.
         The result has this reference's type, except with ``idna="u-label"``,
         whose display form is always an :class:`IRI` (RFC 3987 §3.2).
@@ -696,14 +714,25 @@ class _Reference(Store):
         return _query.has_query_param(self.query, name, codec=codec)
 
     def with_query_params(
-        self,
-        pairs: Mapping[str, QueryValues] | Iterable[tuple[str, QueryValues]],
-        *,
-        codec: Codec = "form",
+        self, pairs: Pairs = (), /, *, codec: Codec = "form", **params: QueryValues
     ) -> Self:
-        """A new reference whose query (§3.4) is ``pairs``: a mapping or ``(name, value)`` pairs."""
-        query = _query.with_query_params(pairs, codec=codec)
+        """A new reference whose query (§3.4) is ``pairs`` and then ``params``.
+
+        ``pairs`` is a mapping or ``(name, value)`` pairs, ``params`` more by
+        keyword (``with_query_params(page=2)``), as yarl's ``with_query``; no
+        pairs remove the query.  :meth:`update_query_params` keeps the rest.
+        """
+        query = _query.with_query_params(_query.param_list(pairs, params), codec=codec)
         return self._with_query(query, self.query)
+
+    def update_query_params(
+        self, pairs: Pairs = (), /, *, codec: Codec = "form", **params: QueryValues
+    ) -> Self:
+        """A new reference where each name of ``pairs`` and ``params`` has the values
+        given, each set as :meth:`set_query_param` sets it (§3.4), the rest kept as is."""
+        old = self.query
+        query = _query.update_query_params(old, _query.param_list(pairs, params), codec=codec)
+        return self._with_query(query, old)
 
     def add_query_param(self, name: str, value: QueryValues, *, codec: Codec = "form") -> Self:
         """A new reference with ``name=value`` appended to the query (§3.4), the rest kept as is."""
@@ -770,8 +799,13 @@ class _Reference(Store):
     def joinpath(self, *names: str) -> Self:
         """A new reference with data ``names`` appended to the path, each encoded (§3.3).
 
-        "/" and "\\" in a name are encoded, and "." and ".." are refused in
-        every spelling: a name never climbs.
+        "/" and "\\" in a name are encoded.  A name that a server decoding it
+        could read as structure raises :class:`URIError` at the character: "."
+        and ".." in every spelling, a part between "/" or "\\" that is one
+        ("../x": RFC 3986 §5.2.4 removes dot-segments only before decoding, and
+        a decoded "%2F" climbs, §7.3), and a control character.  A name never
+        climbs, and nothing joined draws a finding of :func:`urikit.audit`.
+        ``u / name`` is ``u.joinpath(name)``.
         """
         from .paths import joinpath
 
@@ -779,6 +813,12 @@ class _Reference(Store):
             self.path, names, iri=self._grammar.iri, scheme=self.scheme, authority=self.authority
         )
         return self if path == self.path else self.replace(path=path)
+
+    def __truediv__(self, name: str) -> Self:
+        """``self / name``: :meth:`joinpath` of the one data segment ``name`` (§3.3)."""
+        if not isinstance(name, str):
+            return NotImplemented
+        return self.joinpath(name)
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""

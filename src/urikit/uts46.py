@@ -39,6 +39,7 @@ __all__ = [
     "to_unicode",
 ]
 
+#: The version of Unicode (and of UTS #46's mapping table) whose data urikit ships.
 UNICODE_VERSION: Final = data.UNICODE_VERSION
 
 # The status of a code point in the IDNA Mapping Table (UTS #46 §5), as stored.

@@ -83,6 +83,7 @@ class Mailto:
 
     @property
     def subject(self) -> str | None:
+        """The value of the first ``subject`` header field (RFC 6068 §2)."""
         return self.header("subject")
 
     @property
@@ -92,10 +93,12 @@ class Mailto:
 
     @property
     def cc(self) -> tuple[str, ...]:
+        """The addresses of every ``cc`` header field (RFC 6068 §2), in order."""
         return self._header_addresses("cc")
 
     @property
     def bcc(self) -> tuple[str, ...]:
+        """The addresses of every ``bcc`` header field (RFC 6068 §2), in order."""
         return self._header_addresses("bcc")
 
 

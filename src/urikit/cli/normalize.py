@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any, get_args
 
 from .. import IRI, URIError, comparison_rung
-from ..protocol_steps import TRACKING_PARAMS
 from ..types import Level
 from . import _files, _input, _output
 from ._help import Formatter, examples
@@ -17,14 +16,12 @@ from ._operation import Operation
 def _steps(args: argparse.Namespace) -> dict[str, Any]:
     """The protocol-based steps switched on by the flags (each off by default)."""
     steps: dict[str, Any] = {}
-    for flag in ("drop_fragment", "sort_query", "drop_empty_query", "form_query", "strip_host_dot"):
+    flags = ("drop_fragment", "sort_query", "drop_empty_query", "form_query", "strip_host_dot")
+    for flag in (*flags, "remove_tracking"):
         if getattr(args, flag):
             steps[flag] = True
-    names = list(args.remove_param or ())
-    if args.remove_tracking:
-        names.extend(TRACKING_PARAMS)
-    if names:
-        steps["remove_params"] = tuple(names)
+    if args.remove_param:
+        steps["remove_params"] = tuple(args.remove_param)
     if args.idna:
         steps["idna"] = args.idna
     if args.unicode:

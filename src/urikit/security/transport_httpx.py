@@ -236,6 +236,8 @@ class GuardedTransport(httpx.HTTPTransport):
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request`` to a peer the guard allows; a redirect to a target it refuses
+        raises ``UnsafeRedirectTransportError`` (the response is closed)."""
         response = super().handle_request(request)
         try:
             _checked_redirect(self.guard, request, response)
@@ -285,6 +287,8 @@ class AsyncGuardedTransport(httpx.AsyncHTTPTransport):
         )
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request`` to a peer the guard allows; a redirect to a target it refuses
+        raises ``UnsafeRedirectTransportError`` (the response is closed)."""
         response = await super().handle_async_request(request)
         try:
             _checked_redirect(self.guard, request, response)

@@ -151,16 +151,22 @@ class GuardedAdapter(HTTPAdapter):
         super().__init__(**kwargs)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        """Set up urllib3's pools with connections that check each peer's address."""
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = _pool_classes(self.guard)
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        """Refuse every proxy (``InvalidProxyURL``): the peer would be the proxy, whose
+        address says nothing of the target's."""
         raise requests.exceptions.InvalidProxyURL(
             f"GuardedAdapter does not connect through the proxy {proxy!r}: the peer would be "
             "the proxy (set session.trust_env = False to ignore proxies of the environment)"
         )
 
     def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:
+        """Send ``request`` to a peer the guard allows (``InternalPeerConnectionError``
+        otherwise); a redirect to a target it refuses raises
+        ``UnsafeRedirectRequestError``."""
         try:
             response = super().send(request, *args, **kwargs)
         except InternalPeerError as refusal:
