@@ -55,6 +55,11 @@ static int add_str(builder *b, PyObject *text, ut_str *out)
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     ut_router *r = b->r;
+    out->at = r->pool_len;
+    out->len = n;
+    if (n == 0) {
+        return 0;
+    }
     if (n > b->pool_cap - r->pool_len) {
         if (n > PY_SSIZE_T_MAX / 4 - r->pool_len) {
             PyErr_NoMemory();
@@ -70,8 +75,6 @@ static int add_str(builder *b, PyObject *text, ut_str *out)
         b->pool_cap = cap;
     }
     memcpy(r->pool + r->pool_len, PyUnicode_1BYTE_DATA(text), (size_t)n);
-    out->at = r->pool_len;
-    out->len = n;
     r->pool_len += n;
     return 0;
 }
@@ -178,7 +181,9 @@ static int add_node(builder *b, PyObject *o)
     }
     node = &r->nodes[k];
     node->edge_count = r->edge_count - node->edges;
-    qsort(r->edges + node->edges, (size_t)node->edge_count, sizeof(ut_edge), by_char);
+    if (node->edge_count > 1) {
+        qsort(r->edges + node->edges, (size_t)node->edge_count, sizeof(ut_edge), by_char);
+    }
     /* region edges */
     PyObject *regions = items(ITEM(seq, 1), -1);
     if (regions == NULL) {
@@ -378,6 +383,16 @@ ut_router *ut_router_build(PyObject *compiled)
     if (r->node_count == 0) {
         PyErr_SetString(PyExc_ValueError, "a compiled router has a root node");
         goto fail;
+    }
+    /* Every array is allocated, empty or not: a pointer of an empty array is still
+     * offset by zero, which C allows only from a real object. */
+    vec *all[] = {&b.nodes, &b.edges, &b.regions, &b.tails, &b.ints, &b.shapes, &b.tokens,
+                  &b.templates};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (*all[i]->data == NULL && (*all[i]->data = PyMem_Malloc(all[i]->size)) == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
     }
     if (r->pool == NULL && (r->pool = PyMem_Malloc(1)) == NULL) {
         PyErr_NoMemory();
