@@ -1,4 +1,5 @@
-"""The optional compiled modules, urikit._speedups, urikit._columns and urikit._whatwg; the rest is configured in pyproject.toml.
+"""The optional compiled modules, urikit._speedups, urikit._columns, urikit._whatwg and
+urikit._template; the rest is configured in pyproject.toml.
 
 The extension is optional: where it cannot be built, ``pip install .`` still succeeds and
 urikit runs as pure Python.  With ``URIKIT_STRICT_BUILD=1`` (CI) warnings are errors and a
@@ -76,4 +77,13 @@ whatwg = Extension(
     optional=not STRICT,
 )
 
-setup(ext_modules=[speedups, columns, whatwg], cmdclass={"build_ext": BuildExt})
+TEMPLATE = "src/urikit/_c/template"
+TEMPLATE_UNITS = ("syntax", "router", "build", "module")
+template = Extension(
+    "urikit._template",
+    sources=[f"{TEMPLATE}/{unit}.c" for unit in TEMPLATE_UNITS],
+    depends=[f"{TEMPLATE}/template.h"],
+    optional=not STRICT,
+)
+
+setup(ext_modules=[speedups, columns, whatwg, template], cmdclass={"build_ext": BuildExt})

@@ -15,10 +15,15 @@ Three tables, each measured in one run (CPU time of this thread, best of N passe
   (``t.match(uri)``), and the same URIs matched by a router of all the templates.
 - **routing**: a router of 10, 100 and 1,000 API templates against trying each
   template in turn, most specific first (the first match wins, as in the router):
-  the cost per URI, and the ratio.
+  the cost per URI, and the ratio.  ``Router.match`` is timed with the compiled core
+  (the walk and the regions in C, ``urikit._template``, the values read in Python) and
+  as pure Python; ``urikit._template.Router.match`` alone (the template and the text of
+  its regions, what a column function reads) and ``.spans`` (the regions as offsets)
+  are the C without the values.
 
 The targets: expand at least 3x as fast as uritemplate and faster than
-std-uritemplate; the router of 1,000 templates at least 10x as fast as trying each.
+std-uritemplate; the router of 1,000 templates at least 10x as fast as trying each;
+the C router of 1,000 templates at least 1 M URIs per second of CPU time.
 
 Run: ``python bench/bench_template.py`` (options: ``--limit N``, ``--repeat N``).
 """
@@ -26,7 +31,7 @@ Run: ``python bench/bench_template.py`` (options: ``--limit N``, ``--repeat N``)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from _harness import (
@@ -230,6 +235,38 @@ def routing_cases(templates: Sequence[str], uris: Sequence[str]) -> list[Case]:
 
         return batch
 
+    def pure_router_case() -> Batch:
+        module = load_urikit(True)
+        template_module = __import__(f"{module.__name__}.template", fromlist=["Router"])
+        router = template_module.Router(templates)
+
+        def batch() -> int:
+            missed = 0
+            for uri in uris:
+                if router.match(uri) is None:
+                    missed += 1
+            return missed
+
+        return batch
+
+    def core_case(method: str) -> Callable[[], Batch]:
+        def make() -> Batch:
+            from urikit._template import Router as CompiledRouter
+            from urikit.template import Router
+
+            find = getattr(CompiledRouter(Router(templates).compiled()), method)
+
+            def batch() -> int:
+                missed = 0
+                for uri in uris:
+                    if find(uri) is None:
+                        missed += 1
+                return missed
+
+            return batch
+
+        return make
+
     def each_case() -> Batch:
         from urikit.template import URITemplate
         from urikit.template.syntax import Literal
@@ -271,11 +308,29 @@ def routing_cases(templates: Sequence[str], uris: Sequence[str]) -> list[Case]:
 
         return batch
 
-    return [
+    cases = [
         Case("Router.match", router_case, distribution="urikit"),
+        Case(PURE_ROUTER, pure_router_case, distribution="urikit"),
         Case("each template in turn", each_case, distribution="urikit"),
         Case("its own template's match", own_case, distribution="urikit"),
     ]
+    if _template_built():
+        cases += [
+            Case(C_MATCH, core_case("match"), distribution="urikit"),
+            Case(C_SPANS, core_case("spans"), distribution="urikit"),
+        ]
+    return cases
+
+
+PURE_ROUTER = "Router.match (pure Python)"
+C_MATCH = "_template.Router.match (C)"
+C_SPANS = "_template.Router.spans (C)"
+
+
+def _template_built() -> bool:
+    from urikit.template import backend
+
+    return backend.compiled
 
 
 def main() -> None:
@@ -296,7 +351,7 @@ def main() -> None:
     )
 
     print("\nrouting: URIs of API templates; 'x ref' against Router.match")
-    scaling = []
+    scaling: list[tuple[int, dict[str, Any]]] = []
     for count in (10, 100, 1000):
         templates = route_templates(count)
         uris = route_uris(templates, 2000)
@@ -306,25 +361,35 @@ def main() -> None:
             results,
             "Router.match",
             len(uris),
-            [Target("at least 10x as fast as trying each", "each template in turn", 0.1)]
+            [
+                Target("at least 10x as fast as trying each", "each template in turn", 0.1),
+                Target("faster than the pure Python router", PURE_ROUTER, 1.0),
+            ]
             if count == 1000
             else [],
         )
-        by = {r.label: r for r in results}
-        scaling.append(
-            (count, by["Router.match"], by["each template in turn"], by["its own template's match"])
-        )
+        scaling.append((count, {r.label: r for r in results}))
     print("\nscaling: microseconds per URI (and URIs per second of CPU time)")
     print(
         f"  {'templates':>9}  {'Router.match':>12}  {'each in turn':>12}  {'ratio':>6}"
-        f"  {'router URIs/s':>13}  {'one template URIs/s':>19}"
+        f"  {'router URIs/s':>13}  {'pure URIs/s':>11}  {'C URIs/s':>10}"
+        f"  {'one template URIs/s':>19}"
     )
-    for count, router, each, own in scaling:
-        if router.per_item_us and each.per_item_us and own.per_item_us:
+    for count, by in scaling:
+        router, each, own, pure = (
+            by["Router.match"],
+            by["each template in turn"],
+            by["its own template's match"],
+            by[PURE_ROUTER],
+        )
+        c_match = by.get(C_MATCH)
+        c_rate = f"{1e6 / c_match.per_item_us:10,.0f}" if c_match and c_match.per_item_us else "-"
+        if router.per_item_us and each.per_item_us and own.per_item_us and pure.per_item_us:
             print(
                 f"  {count:9d}  {router.per_item_us:12.2f}  {each.per_item_us:12.2f}"
                 f"  {each.per_item_us / router.per_item_us:5.1f}x"
-                f"  {1e6 / router.per_item_us:13,.0f}  {1e6 / own.per_item_us:19,.0f}"
+                f"  {1e6 / router.per_item_us:13,.0f}  {1e6 / pure.per_item_us:11,.0f}"
+                f"  {c_rate:>10}  {1e6 / own.per_item_us:19,.0f}"
             )
 
 

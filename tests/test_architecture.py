@@ -42,6 +42,7 @@ FLOORS: dict[str, int] = {
     "_speedups": 1,
     "_columns": 1,
     "_whatwg": 1,
+    "_template": 1,
     "punycode": 1,
     "_nfc": 1,
     "uts46": 1,
@@ -108,7 +109,7 @@ PUBLIC = {
 
 
 #: The compiled modules (C), by full name.
-COMPILED_MODULES = {"urikit._speedups", "urikit._columns", "urikit._whatwg"}
+COMPILED_MODULES = {"urikit._speedups", "urikit._columns", "urikit._whatwg", "urikit._template"}
 
 
 def _modules() -> dict[str, Path]:

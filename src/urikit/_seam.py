@@ -59,6 +59,7 @@ __all__ = [
     "scan",
     "scheme_codes",
     "suffix_lookup",
+    "template_core",
     "triplet_concerns",
     "triplet_find",
     "triplet_runs",
@@ -196,7 +197,7 @@ triplet_find: Final[_TripletFind] = percent.triplet_find if _C is None else _C.t
 chars_in: Final[Callable[[str, str], str]] = _readable_chars_in if _C is None else _C.chars_in
 
 
-# --- the other readings: the URL Standard, the Public Suffix List --------------------
+# --- the other readings: the URL Standard, the Public Suffix List, URI Templates ------
 
 
 def whatwg_core() -> ModuleType | None:
@@ -210,6 +211,20 @@ def whatwg_core() -> ModuleType | None:
     except ImportError:
         return None
     return sys.modules[f"{__name__.rpartition('.')[0]}._whatwg"]
+
+
+def template_core() -> ModuleType | None:
+    """``urikit._template``, the compiled syntax check and router of URI Templates (RFC
+    6570), or ``None`` for the readable ones (``template.syntax.parse``,
+    ``template.routing.Router``): the switch read when urikit was imported, and whether
+    the module can be imported.  ``urikit.template.backend`` asks once, when imported."""
+    if _C is None:
+        return None
+    try:
+        from ._template import Router  # noqa: F401
+    except ImportError:
+        return None
+    return sys.modules[f"{__name__.rpartition('.')[0]}._template"]
 
 
 def suffix_lookup(

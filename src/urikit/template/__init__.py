@@ -6,7 +6,10 @@ leaves the grammar.  ``expand`` is §3 exactly; ``partial`` expands some of the
 variables and keeps the rest as a template; ``match`` is expansion read
 backwards, refusing what it would have to guess and, unless asked, values
 that decode to dot-segments or hold U+0000.  :class:`Router` matches a URI
-against many templates at once: the most specific one wins.
+against many templates at once: the most specific one wins.  :func:`is_template`
+says whether a text is a template without building one.  The syntax check and the
+router's matching are written twice, readable and in C, chosen in
+``urikit.template.backend``.
 
 >>> from urikit.template import URITemplate
 >>> URITemplate("/users/{id}{?fields*}").expand(id=42, fields={"name": "a b"})
@@ -15,9 +18,18 @@ against many templates at once: the most specific one wins.
 
 from __future__ import annotations
 
+from .backend import is_template
 from .matching import MatchValue
 from .routing import CompiledRouter, RouteMatch, Router
 from .syntax import TemplateError
 from .value import URITemplate
 
-__all__ = ["CompiledRouter", "MatchValue", "RouteMatch", "Router", "TemplateError", "URITemplate"]
+__all__ = [
+    "CompiledRouter",
+    "MatchValue",
+    "RouteMatch",
+    "Router",
+    "TemplateError",
+    "URITemplate",
+    "is_template",
+]

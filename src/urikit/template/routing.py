@@ -12,6 +12,10 @@ starts), so the cost follows the URI and the branches it can take, not the
 number of templates.  The templates whose leaf the walk reaches are then
 matched one by one, best first, by their own matchers.
 
+Where the compiled core is built, the walk and the regions of the candidates are
+those of ``urikit._template.Router``, made from :meth:`Router.compiled` (chosen in
+``urikit.template.backend``); the values are read from the regions here, in both cases.
+
 **The most specific template wins**: the one with the most literal
 characters (counted in their expansion, §3.1); among equals, the one added
 first.
@@ -28,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
+from .backend import RouteCore, route_core
 from .matching import MatchValue, Region, region_of
 from .syntax import Expression, Literal
 from .value import URITemplate
@@ -184,6 +189,7 @@ class Router:
         self._rank: list[tuple[int, int]] = []
         self._root = _Node()
         self._readers: dict[Shape, _ShapeReader] = {}
+        self._core: RouteCore | None = None
         self._dirty = True
         for template in templates:
             self.add(template)
@@ -232,11 +238,16 @@ class Router:
             self._readers[shape] = _ShapeReader(shape)
         return shape
 
+    def _freeze(self) -> None:
+        """Make what matching reads: the walk of the tree, and the compiled router."""
+        self._root.freeze(self._readers)
+        self._core = route_core(self.compiled())
+        self._dirty = False
+
     def candidates(self, uri: str) -> list[int]:
         """The templates whose path through the tree ``uri`` follows, best first."""
         if self._dirty:
-            self._root.freeze(self._readers)
-            self._dirty = False
+            self._freeze()
         n = len(uri)
         found: list[int] = []
         stack = [(self._root, 0)]
@@ -269,6 +280,18 @@ class Router:
         ``None`` when none does."""
         if not isinstance(uri, str):
             raise TypeError(f"match() takes the URI as a str, not {type(uri).__name__}")
+        if self._dirty:
+            self._freeze()
+        core = self._core
+        if core is not None:
+            after = -1
+            while (found := core.match(uri, after)) is not None:
+                index, after, regions = found
+                template = self._templates[index]
+                variables = template.matcher.bind(regions, self.allow_dot_segments)
+                if variables is not None:
+                    return RouteMatch(index, template, variables)
+            return None
         for index in self.candidates(uri):
             template = self._templates[index]
             variables = template.matcher.match(uri, self.allow_dot_segments)

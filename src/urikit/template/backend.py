@@ -1,0 +1,81 @@
+"""The one place where the template package chooses the compiled core or the readable
+Python: the syntax check of a template (RFC 6570 §2) and a router's matching.
+
+``_seam.template_core()`` gives ``urikit._template`` (the C of
+``src/urikit/_c/template/``), or ``None`` on the readable path; it is asked once, here.
+The C answers what the readable code answers (``tests/test_template_compiled.py`` holds
+them together on generated templates and URIs):
+
+* :func:`is_template` and :func:`error_position`: ``_template.check`` or
+  ``syntax.parse``, the same first character outside the grammar;
+* :func:`route_core`: ``_template.Router`` over :meth:`Router.compiled
+  <urikit.template.routing.Router.compiled>`, which walks the prefix tree and finds
+  each candidate's regions as ``Router.candidates`` and ``Matcher.regions`` do; the
+  values are read from the regions by the readable ``Matcher.bind``.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Protocol
+
+from .._seam import template_core
+from .syntax import TemplateError, parse
+
+__all__ = ["RouteCore", "compiled", "error_position", "is_template", "route_core"]
+
+_CORE: Final = template_core()
+
+#: Whether the compiled core answers (``urikit._template`` is built and not switched off).
+compiled: Final = _CORE is not None
+
+
+class RouteCore(Protocol):
+    """A router in C (``urikit._template.Router``)."""
+
+    def match(self, uri: str, after: int = -1, /) -> tuple[int, int, tuple[str, ...]] | None:
+        """(index, rank, regions) of the first template, the most specific first and
+        ranked after ``after``, whose regions ``uri`` has; ``None`` when none."""
+
+    def spans(self, uri: str, after: int = -1, /) -> tuple[int, int, tuple[int, ...]] | None:
+        """As :meth:`match`, with the regions as (start, end, start, end, ...)."""
+
+
+def error_position(text: str) -> int | None:
+    """Where the first character of ``text`` that cannot belong to a URI Template stands
+    (RFC 6570 §2), the ``position`` of the :class:`TemplateError` that
+    ``URITemplate(text)`` raises; ``None`` when ``text`` is a template."""
+    if _CORE is not None:
+        position: int = _CORE.check(text)
+        return None if position < 0 else position
+    try:
+        parse(text)
+    except TemplateError as error:
+        return error.position
+    return None
+
+
+def is_template(text: str) -> bool:
+    """Is ``text`` a URI Template of any level (RFC 6570 §1.2, §2, with erratum 6937)?
+
+    What ``URITemplate(text)`` accepts, without building the template (the compiled
+    check where it is built).  A ``str`` only: anything else is a ``TypeError``.
+
+    >>> is_template("/users/{id}{?fields*}"), is_template("/users/{id")
+    (True, False)
+    """
+    if _CORE is not None:
+        return bool(_CORE.check(text) < 0)
+    try:
+        parse(text)
+    except TemplateError:
+        return False
+    return True
+
+
+def route_core(router: tuple[object, ...]) -> RouteCore | None:
+    """The compiled router of ``router``, a ``routing.CompiledRouter``
+    (``urikit._template.Router``), or ``None`` on the readable path."""
+    if _CORE is None:
+        return None
+    core: RouteCore = _CORE.Router(router)
+    return core
