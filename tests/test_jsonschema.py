@@ -32,7 +32,8 @@ from hypothesis import strategies as st
 from linear import assert_linear
 
 import urikit
-from urikit.template.syntax import TemplateError, is_uri_template, parse
+from urikit.template import is_template
+from urikit.template.syntax import TemplateError, parse
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -174,13 +175,13 @@ def _template_cases(name: str) -> list[str]:
 @pytest.mark.parametrize("template", _template_cases("spec-examples.json"))
 def test_rfc_6570_examples_are_templates(template: str) -> None:
     # "'{var}'" among them: an apostrophe is a literal (RFC 6570 erratum 6937)
-    assert is_uri_template(template)
+    assert is_template(template)
     assert format_checker.conforms(template, "uri-template")
 
 
 @pytest.mark.parametrize("template", _template_cases("extended-tests.json"))
 def test_extended_examples_are_templates(template: str) -> None:
-    assert is_uri_template(template)
+    assert is_template(template)
 
 
 #: Negative tests that fail only when expanded with the suite's variables: a prefix
@@ -190,7 +191,7 @@ EXPANSION_ERRORS = {"{keys:1}", "{+keys:1}"}
 
 @pytest.mark.parametrize("template", _template_cases("negative-tests.json"))
 def test_negative_examples(template: str) -> None:
-    assert is_uri_template(template) is (template in EXPANSION_ERRORS)
+    assert is_template(template) is (template in EXPANSION_ERRORS)
 
 
 @pytest.mark.parametrize(
@@ -236,7 +237,7 @@ def test_negative_examples(template: str) -> None:
     ],
 )
 def test_rfc_6570_grammar(template: str, valid: bool) -> None:
-    assert is_uri_template(template) is valid
+    assert is_template(template) is valid
 
 
 # RFC 6570 §2, transcribed into the combinators of the ABNF oracle.
@@ -267,7 +268,7 @@ TEMPLATE_ORACLE = NFA(rep(alt(_LITERALS, _EXPRESSION)))
 
 @given(st.text(alphabet="a1_.%4F{}:*,+#/;?&=!é x'", max_size=20))
 def test_the_validator_is_the_grammar(text: str) -> None:
-    assert is_uri_template(text) is TEMPLATE_ORACLE.run(text)[1], text
+    assert is_template(text) is TEMPLATE_ORACLE.run(text)[1], text
 
 
 def _parses(text: str) -> bool:
@@ -279,10 +280,11 @@ def _parses(text: str) -> bool:
 
 
 @given(st.text(alphabet="a1_.%4F{}:*,+#/;?&=!é x'\"<>|^`\\\x7f\U0010fffd", max_size=24))
-def test_the_pattern_is_the_parser(text: str) -> None:
-    """One grammar: the linear pattern of the ``uri-template`` format answers as
-    ``urikit.template``'s parser (RFC 6570 §2) on any text."""
-    assert is_uri_template(text) is _parses(text), text
+def test_the_format_is_the_parser(text: str) -> None:
+    """One grammar: the ``uri-template`` format (``urikit.template.is_template``, in C
+    where it is built) answers as ``urikit.template``'s parser (RFC 6570 §2) on any
+    text."""
+    assert is_template(text) is _parses(text), text
     assert format_checker.conforms(text, "uri-template") is _parses(text), text
 
 
@@ -292,8 +294,8 @@ def test_the_pattern_is_the_parser(text: str) -> None:
     + _template_cases("extended-tests.json")
     + _template_cases("negative-tests.json"),
 )
-def test_the_pattern_is_the_parser_on_the_suite(template: str) -> None:
-    assert is_uri_template(template) is _parses(template)
+def test_the_format_is_the_parser_on_the_suite(template: str) -> None:
+    assert is_template(template) is _parses(template)
 
 
 def test_uri_template_takes_linear_time() -> None:
@@ -305,7 +307,7 @@ def test_uri_template_takes_linear_time() -> None:
         lambda n: "a" * n + "{",
         lambda n: "{a,b" * n,
     ):
-        assert_linear(make, is_uri_template)
+        assert_linear(make, is_template)
 
 
 def test_the_rule_checks_are_one_call_into_the_compiled_core() -> None:

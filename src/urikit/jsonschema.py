@@ -29,7 +29,7 @@ from typing import Final
 from jsonschema import FormatChecker
 
 from ._seam import Store
-from .template.syntax import is_uri_template
+from .template import is_template
 from .validate import is_valid
 
 __all__ = ["FORMATS", "format_checker"]
@@ -48,9 +48,9 @@ def _rule_checker(rule: str) -> Callable[[object], bool]:
     return Store._rule_validator(rule, conforms)
 
 
-def _is_uri_template(instance: object) -> bool:
+def _is_template(instance: object) -> bool:
     """Is a string instance a URI Template (RFC 6570 §2)?"""
-    return is_uri_template(instance) if isinstance(instance, str) else True
+    return is_template(instance) if isinstance(instance, str) else True
 
 
 #: Each format and the function that checks it; a non-string instance passes.
@@ -59,7 +59,7 @@ FORMATS: Final[dict[str, Callable[[object], bool]]] = {
     "uri-reference": _rule_checker("URI-reference"),
     "iri": _rule_checker("IRI"),
     "iri-reference": _rule_checker("IRI-reference"),
-    "uri-template": _is_uri_template,
+    "uri-template": _is_template,
 }
 
 #: A ``jsonschema.FormatChecker``: jsonschema's own checkers, with urikit's for

@@ -48,8 +48,7 @@ from urikit.sites import (
     same_site,
     site,
 )
-from urikit.template import Router, TemplateError, URITemplate
-from urikit.template.syntax import is_uri_template
+from urikit.template import Router, TemplateError, URITemplate, is_template
 from urikit.text.encoding import _LABELS as ENCODING_LABELS
 from urikit.text.encoding import _decode as decode_bytes
 from urikit.validate import RULE_NAMES, check
@@ -548,7 +547,7 @@ def target_formats(draw: Draw) -> None:
     rules = {"uri": "URI", "uri-reference": "URI-reference", "iri": "IRI"}
     rules["iri-reference"] = "IRI-reference"
     if name == "uri-template":
-        assert result == is_uri_template(text)
+        assert result == is_template(text)
     else:
         assert result == urikit.is_valid(text, rules[name])
 

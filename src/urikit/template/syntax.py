@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..errors import URIError, describe_char
-from ..grammar import ALPHA, DIGIT, HEXDIG, IPRIVATE, UCSCHAR
+from ..grammar import IPRIVATE, UCSCHAR
 
 __all__ = [
     "OPERATORS",
@@ -27,7 +27,6 @@ __all__ = [
     "Operator",
     "TemplateError",
     "VarSpec",
-    "is_uri_template",
     "parse",
 ]
 
@@ -359,39 +358,3 @@ def parse(text: str) -> tuple[Part, ...]:
     if not isinstance(text, str):
         raise TypeError(f"a URI Template is a str, not {type(text).__name__}")
     return _Reader(text).template()
-
-
-# --- the grammar as one linear pattern: a yes or no without the parts -----------------
-
-#: The rules of §2 in one regular expression, each built from the definitions above.
-#: "%" stands in the classes of literals and varchar for the first octet of a
-#: pct-encoded triplet, and :data:`_BAD_PERCENT` refuses a "%" that begins none; a
-#: literal run and an expression begin with distinct characters ("{" is no literal),
-#: and the runs are unrolled (``L*(?:expression L*)*``), so every text has at most
-#: one way to match and the match takes linear time.
-_LITERAL_CLASS: Final = f"[%{LITERAL_CHARS}]"
-_VARCHAR_CLASS: Final = f"[{ALPHA}{DIGIT}_%]"
-_VARNAME_PATTERN: Final = f"{_VARCHAR_CLASS}+(?:\\.{_VARCHAR_CLASS}+)*"
-_VARSPEC_PATTERN: Final = f"{_VARNAME_PATTERN}(?::[1-9][0-9]{{0,3}}|\\*)?"
-_OPERATOR_CLASS: Final = "[" + "".join(re.escape(char) for char in OPERATORS if char) + "]"
-_EXPRESSION_PATTERN: Final = f"\\{{{_OPERATOR_CLASS}?{_VARSPEC_PATTERN}(?:,{_VARSPEC_PATTERN})*\\}}"
-#: URI-Template = *( literals / expression )
-TEMPLATE_PATTERN: Final = re.compile(
-    f"{_LITERAL_CLASS}*(?:{_EXPRESSION_PATTERN}{_LITERAL_CLASS}*)*"
-)
-#: pct-encoded = "%" HEXDIG HEXDIG (RFC 3986 §2.1): a "%" that begins no triplet.
-_BAD_PERCENT: Final = re.compile(f"%(?![{HEXDIG}]{{2}})")
-
-
-def is_uri_template(text: str) -> bool:
-    """Is ``text`` a URI Template of any level (RFC 6570 §1.2, §2)?  The answer of
-    :func:`parse` (which says where and why a text is none), without the parts.
-
-    >>> is_uri_template("http://example.com/dictionary/{term:1}/{term}")
-    True
-    >>> is_uri_template("http://example.com/dictionary/{term:1}/{term"), is_uri_template("'{x}'")
-    (False, True)
-    """
-    if TEMPLATE_PATTERN.fullmatch(text) is None:
-        return False
-    return "%" not in text or _BAD_PERCENT.search(text) is None
