@@ -60,6 +60,7 @@ FLOORS: dict[str, int] = {
     "pydantic": 5,
     "arrow": 5,
     "_arrow_kernel": 5,
+    "_column_functions": 5,
     "polars": 5,
     "pandas": 5,
     "duckdb": 5,

@@ -25,6 +25,12 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import Final, Protocol, TypeVar
 
+from ._contracts import (
+    SCHEME_DEFER,
+    SCHEME_EMPTY_PATH_IS_ROOT,
+    SCHEME_PORT_SHIFT,
+    SCHEME_RULE_FLAGS,
+)
 from ._store import PureStore, speedups
 from .components import Parts
 from .grammar import URI_GRAMMAR
@@ -265,21 +271,20 @@ def quick_normal_form(
 # --- the compiled operations -------------------------------------------------------------
 
 
-#: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
-_RULE_FLAGS: Final = {"file-localhost": 4, "mailto-domain": 8, "urn-nid": 16}
-
-
 def _scheme_code(spec: Scheme) -> int:
-    """What the compiled normalization needs of one scheme (§6.2.3), as one int:
-    (default port + 1) * 256, + 1 when its empty path is "/", + 2 when it has case
-    rules beyond the host or more than one rule of its own (which only
-    ``normalize.scheme_based`` applies), + the flag of its one special rule."""
+    """What the compiled normalization needs of one scheme (§6.2.3), as one int in the
+    layout of ``_contracts``: (default port + 1) << ``SCHEME_PORT_SHIFT``, with
+    ``SCHEME_EMPTY_PATH_IS_ROOT`` when its empty path is "/", ``SCHEME_DEFER`` when it
+    has case rules beyond the host or more than one rule of its own (which only
+    ``normalize.scheme_based`` applies), and the flag of its one special rule."""
     port = 0 if spec.default_port is None else spec.default_port + 1
-    code = port * 256 + spec.empty_path_is_root
+    code = port << SCHEME_PORT_SHIFT
+    if spec.empty_path_is_root:
+        code |= SCHEME_EMPTY_PATH_IS_ROOT
     if spec.case_insensitive not in HOST_ONLY_CASE or len(spec.special_rules) > 1:
-        code |= 2
+        code |= SCHEME_DEFER
     for rule in spec.special_rules:
-        code |= _RULE_FLAGS.get(rule, 2)
+        code |= SCHEME_RULE_FLAGS.get(rule, SCHEME_DEFER)
     return code
 
 

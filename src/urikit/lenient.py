@@ -41,6 +41,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Final, NoReturn, TypeVar
 
+from ._contracts import LENIENT_CODES
 from ._store import compiled, speedups
 from .errors import URIError
 from .grammar import (
@@ -530,18 +531,7 @@ def _refuse_surrogate(body: str, position: int) -> NoReturn:
 
 
 #: The report codes of ``_speedups.lenient_encode``, by its numbers.
-_ENCODE_CODES: Final = (
-    "bidi-formatting",
-    "whitespace",
-    "control",
-    "backslash",
-    "non-ascii",
-    "forbidden-character",
-    "bare-percent",
-    "extra-hash",
-    "bracket",
-    "embedded-whitespace",
-)
+_ENCODE_CODES: Final = LENIENT_CODES
 _compiled_encode: Final = None if speedups is None else speedups.lenient_encode
 
 

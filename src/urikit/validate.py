@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
+from ._contracts import SCANNED_RULES
 from ._store import Store, scan, speedups
 from .errors import URIError
 from .grammar import IRI_GRAMMAR, RULES, URI_GRAMMAR, Grammar
@@ -33,16 +34,7 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted(RULES))
 
 
 #: rule -> (IRI grammar, needs a scheme, refuses a fragment, refuses a scheme)
-_SCANNED: Final = {
-    "URI-reference": (False, False, False, False),
-    "URI": (False, True, False, False),
-    "absolute-URI": (False, True, True, False),
-    "relative-ref": (False, False, False, True),
-    "IRI-reference": (True, False, False, False),
-    "IRI": (True, True, False, False),
-    "absolute-IRI": (True, True, True, False),
-    "irelative-ref": (True, False, False, True),
-}
+_SCANNED: Final = SCANNED_RULES
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:

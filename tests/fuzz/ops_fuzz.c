@@ -1,4 +1,5 @@
-/* A libFuzzer target for the RFC operations of urikit._speedups (_speedups_ops.h).
+/* A libFuzzer target for the RFC operations of the compiled core (src/urikit/_c/ops.h,
+ * percent.h).
  *
  * The input is a base and a reference separated by the first tab (the whole input is
  * both when there is none), taken as 1-byte code units and, widened, as 4-byte ones.
@@ -12,7 +13,7 @@
  *   path of "/", and each special rule) of a valid reference stays within
  *   uk_normalize_capacity, gives a valid reference with the reported spans, and is
  *   idempotent where it answers again; a reference the plain-normality tests pass
- *   (uk_plainly_normal, and the column kernel's uk8_plainly_normal, which must not
+ *   (uk_plainly_normal, and the column kernel's uk_plainly_normal_octets, which must not
  *   depend on the octets after the reference) is written unchanged;
  * - remove_dot_segments (§5.2.4) never grows its input;
  * - percent-encoding writes the length it announced, and decoding it gives the input
@@ -25,8 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_columns_plain.h"
-#include "_speedups_ops.h"
+#include "classes.h"
+#include "ops.h"
+#include "percent.h"
+#include "scan.h"
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -84,7 +87,7 @@ static void check_resolve(const uint8_t *b, ptrdiff_t nb, const uint8_t *r, ptrd
     }
 }
 
-/* The column kernel's test (uk8_plainly_normal) of the valid URI-reference s[0..n-1],
+/* The column kernel's test (uk_plainly_normal_octets) of the valid URI-reference s[0..n-1],
  * in a copy followed by up to 16 octets of "a" and in one followed by "%", "A", "."
  * and "/": it gives the same answer for both, and passes only a reference that
  * uk_normalize writes unchanged. */
@@ -99,7 +102,7 @@ static void check_plain_octets(const uint8_t *s, ptrdiff_t n, const ptrdiff_t sp
         for (ptrdiff_t i = n; i < padded; i++) {
             copy[i] = k == 0 ? 'a' : (uint8_t)"%A./"[i % 4];
         }
-        answers[k] = uk8_plainly_normal(copy, n, copy + padded, sp, rules);
+        answers[k] = uk_plainly_normal_octets(copy, n, copy + padded, sp, rules);
         free(copy);
     }
     CHECK(answers[0] == answers[1]);
