@@ -307,7 +307,8 @@ def test_the_kernel_writes_triplets_and_dot_segments(kernel: str, level: str) ->
         ColumnOperation.NORMALIZE_SYNTAX if level == "syntax" else ColumnOperation.NORMALIZE_SCHEME
     )
     column = pa.array(rows, pa.string())
-    got = kernels.KERNEL.map(column, operation, fallback, registry=DEFAULT_REGISTRY).to_pylist()
+    request = kernels.Request(operation, fallback, registry=DEFAULT_REGISTRY)
+    got = kernels.KERNEL.map(column, request).to_pylist()
     assert asked == SCALAR_FORMS
     assert got == [str(urikit.normalize(text, level=level)) for text in rows]  # type: ignore[arg-type]
 

@@ -31,7 +31,16 @@ from ._fast import scheme_codes
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import Component
 
-__all__ = ["COMPONENTS", "HOST_TYPES", "KERNEL", "CompiledKernel", "PureKernel", "Split"]
+__all__ = [
+    "COMPONENTS",
+    "HOST_TYPES",
+    "KERNEL",
+    "CompiledKernel",
+    "PureKernel",
+    "Request",
+    "Split",
+    "plain_strings",
+]
 
 #: The components of RFC 3986 §3, in the order of the scanner's spans.
 COMPONENTS: Final[tuple[str, ...]] = get_args(Component)
@@ -69,6 +78,33 @@ class Split:
     port_number: pa.Array | None = None
     overflow: list[int] = field(default_factory=list)
     errors: tuple[pa.Array, pa.Array, pa.Array] | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``map`` answers for each row of a chunk: by the compiled ``operation`` where
+    the kernel can (with the scheme rules of ``registry``; the base ``against``, or the
+    row of ``bases``, aligned with the chunk; ``strict`` as in ``urikit.resolve``),
+    null for a row that is not an URI-reference when ``invalid_is_null``, and else
+    ``fallback(row, text)``."""
+
+    operation: ColumnOperation
+    fallback: Fallback
+    registry: SchemeRegistry = DEFAULT_REGISTRY
+    invalid_is_null: bool = False
+    against: str | None = None
+    strict: bool = True
+    bases: pa.Array | None = None
+
+
+def plain_strings(type_: pa.DataType, string: pa.DataType) -> pa.DataType:
+    """``type_`` with its string views and dictionaries (of host types) as ``string``,
+    a type of strings that every engine reads."""
+    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
+        return string
+    if pa.types.is_struct(type_):
+        return pa.struct([field.with_type(plain_strings(field.type, string)) for field in type_])
+    return type_
 
 
 def _error_of(text: str, iri: bool) -> URIError:
@@ -145,19 +181,8 @@ class PureKernel:
             result.errors = _error_columns(len(chunk), invalid, errors)
         return result
 
-    def map(
-        self,
-        chunk: pa.Array,
-        operation: ColumnOperation,
-        fallback: Fallback,
-        *,
-        registry: SchemeRegistry = DEFAULT_REGISTRY,
-        invalid_is_null: bool = False,
-        against: str | None = None,
-        strict: bool = True,
-        bases: pa.Array | None = None,
-    ) -> pa.Array:
-        del operation, registry, invalid_is_null, against, strict, bases  # the scalar's answers
+    def map(self, chunk: pa.Array, request: Request) -> pa.Array:
+        fallback = request.fallback  # the scalar's answers, whatever the operation
         answers = [
             None if text is None else fallback(row, text)
             for row, text in enumerate(chunk.to_pylist())
@@ -187,26 +212,16 @@ class CompiledKernel:
             start += len(piece)
         return _joined_split(parts, wanted, len(chunk), iri)
 
-    def map(
-        self,
-        chunk: pa.Array,
-        operation: ColumnOperation,
-        fallback: Fallback,
-        *,
-        registry: SchemeRegistry = DEFAULT_REGISTRY,
-        invalid_is_null: bool = False,
-        against: str | None = None,
-        strict: bool = True,
-        bases: pa.Array | None = None,
-    ) -> pa.Array:
-        """``fallback(row, text)`` of each row, but for the rows the kernel answers by
-        ``operation`` (see ``urikit._columns.map``); ``bases`` is aligned with ``chunk``."""
+    def map(self, chunk: pa.Array, request: Request) -> pa.Array:
+        """The answers of ``request`` (see ``urikit._columns.map``)."""
+        operation = request.operation
         normalizing = operation in (
             ColumnOperation.NORMALIZE_SYNTAX,
             ColumnOperation.NORMALIZE_SCHEME,
         )
-        table = self._scheme_table(registry) if normalizing else ()
-        base_text = None if against is None else against.encode("ascii")
+        table = self._scheme_table(request.registry) if normalizing else ()
+        against = None if request.against is None else request.against.encode("ascii")
+        fallback, bases = request.fallback, request.bases
         arrays = []
         start = 0
         for piece, spec, data, base in _pieces(chunk):
@@ -223,9 +238,9 @@ class CompiledKernel:
                 base,
                 _allocate,
                 schemes=table,
-                invalid_is_null=invalid_is_null,
-                against=base_text,
-                strict=strict,
+                invalid_is_null=request.invalid_is_null,
+                against=against,
+                strict=request.strict,
                 bases=row_bases,
             )
             buffers = [validity, views, *data, _buffer(extra)]

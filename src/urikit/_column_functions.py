@@ -23,13 +23,24 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from . import IRI, URI, SchemeRegistry, audit, is_valid, normalize, relativize, resolve
 from ._contracts import ColumnOperation
 from .schemes import DEFAULT_REGISTRY
 
-__all__ = ["FUNCTIONS", "Answer", "ColumnFunction", "Operation", "Option", "Shape", "by_name"]
+__all__ = [
+    "FUNCTIONS",
+    "Answer",
+    "Call",
+    "ColumnFunction",
+    "Operation",
+    "Option",
+    "Shape",
+    "by_name",
+]
+
+_T = TypeVar("_T")
 
 
 class Shape(enum.Enum):
@@ -180,6 +191,18 @@ def _parsed(text: str, *, iri: bool = False, **_: Any) -> URI | IRI:
 
 
 @dataclass(frozen=True)
+class Call:
+    """The arguments of one call of a column function: the base (for
+    :attr:`Shape.BASE_AND_COLUMN`, else ``None``), the column, the text (for
+    :attr:`Shape.COLUMN_AND_TEXT`, else ``()``) and the options, defaults filled in."""
+
+    base: Any
+    col: Any
+    text: tuple[Any, ...]
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class ColumnFunction:
     """One column function: see the module's docstring."""
 
@@ -223,6 +246,30 @@ class ColumnFunction:
             if local or not option.local
         ]
         return inspect.Signature(parameters)
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], local: bool = True) -> Call:
+        """The arguments of a call, checked against :meth:`signature` (``TypeError`` for
+        a missing or unknown one, as Python's own)."""
+        bound = self.signature(local).bind(*args, **kwargs)
+        bound.apply_defaults()
+        options = dict(bound.arguments)
+        base = options.pop("base", None)
+        col = options.pop("col")
+        text = () if self.text is None else (options.pop(self.text[0]),)
+        return Call(base, col, text, options)
+
+    def adapt(self, answer: Callable[[Call], _T], local: bool = True) -> Callable[..., _T]:
+        """``answer`` of the bound arguments as a function with this function's name,
+        parameters (:meth:`signature`) and documentation."""
+        parameters = self.signature(local)
+
+        def function(*args: Any, **kwargs: Any) -> _T:
+            return answer(self.bind(args, kwargs, local))
+
+        function.__name__ = function.__qualname__ = self.name
+        function.__doc__ = self.doc
+        function.__signature__ = parameters  # type: ignore[attr-defined]
+        return function
 
 
 _IRI = Option("iri", False)

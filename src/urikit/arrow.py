@@ -41,7 +41,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 from . import IRI, URI, URIError, _arrow_kernel
 from . import is_valid as _is_valid_text
 from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split
-from ._column_functions import FUNCTIONS, Answer, ColumnFunction, Operation, Shape
+from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction, Operation, Shape
 from ._contracts import SCANNED_RULES, ColumnOperation
 from .schemes import DEFAULT_REGISTRY
 from .validate import RULE_NAMES
@@ -143,9 +143,10 @@ def _check_errors(errors: str) -> None:
 # -- the operations of the kernel ---------------------------------------------------------
 
 
-def _parse(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Result:
+def _parse(function: ColumnFunction, call: Call) -> Result:
     """One scan: the fields named (all of :data:`PARSE_TYPE` by default), RFC 3986 §3,
     §4.1; RFC 3987 §2.2 with ``iri``."""
+    col, options = call.col, call.options
     iri, errors, fields = options["iri"], options["errors"], options["fields"]
     _check_errors(errors)
     names = list(PARSE_TYPE.names) if fields is None else list(fields)
@@ -175,8 +176,9 @@ def _parse(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Re
     return _each_chunk(col, answer)
 
 
-def _split(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Result:
+def _split(function: ColumnFunction, call: Call) -> Result:
     """One scan: the output of the split named as the function."""
+    col, options = call.col, call.options
     name, iri, errors = function.name, options["iri"], options["errors"]
     _check_errors(errors)
     component = name in COMPONENTS
@@ -199,9 +201,9 @@ def _split(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Re
     return _each_chunk(col, answer)
 
 
-def _rule(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Result:
+def _rule(function: ColumnFunction, call: Call) -> Result:
     """One scan for the reference rules (RFC 3986 §4.1-§4.3), the scalar elsewhere."""
-    rule = options["rule"]
+    col, (rule,) = call.col, call.text
     if rule not in RULE_NAMES:
         _is_valid_text("", rule)  # raises ValueError naming the known rules
     scanned = SCANNED_RULES.get(rule)
@@ -264,21 +266,21 @@ def _one_absolute_uri(base: Any) -> str | None:
     return None
 
 
-def _map(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Result:
+def _map(function: ColumnFunction, call: Call) -> Result:
     """The operation the row's plan chooses for each row the kernel answers (the
     scalar function for every row with :attr:`Operation.SCALAR`), the scalar
     function for the others."""
+    col, options, args = call.col, call.options, list(call.text)
     errors = options.get("errors", "null")
     _check_errors(errors)
-    args = [options[function.text[0]]] if function.text is not None else []
-    kw = {name: options[name] for name in function.defaults if name not in ("errors", "fields")}
+    kw = {name: value for name, value in options.items() if name not in ("errors", "fields")}
     operation = ColumnOperation.SCALAR
     if function.plan is not None and function.operation is Operation.MAP:
         operation = function.plan(options)
     against, bases = None, None
     base_of: Callable[[int], Any] | None = None
     if function.shape is Shape.BASE_AND_COLUMN:
-        base = options["base"]
+        base = call.base
         if not isinstance(base, (str, URI, IRI)):  # one array, sliced as col is
             base = _as_arrow(base)
             if isinstance(base, pa.ChunkedArray):
@@ -311,17 +313,16 @@ def _map(function: ColumnFunction, col: Column, options: dict[str, Any]) -> Resu
                     raise _row_error(start + row, error) from error
                 return None
 
-        rows = None if bases is None else bases.slice(start, len(chunk))
-        return _kernel().map(
-            chunk,
+        request = _arrow_kernel.Request(
             operation,
             fallback,
             registry=options.get("registry", DEFAULT_REGISTRY),
             invalid_is_null=invalid_is_null,
             against=against,
             strict=options.get("strict", True),
-            bases=rows,
+            bases=None if bases is None else bases.slice(start, len(chunk)),
         )
+        return _kernel().map(chunk, request)
 
     return _each_chunk(col, answer)
 
@@ -354,9 +355,7 @@ def _scalar_rows(
     return _each_chunk(col, answer)
 
 
-_IMPLEMENTATIONS: Final[
-    Mapping[Operation, Callable[[ColumnFunction, Column, dict[str, Any]], Result]]
-] = {
+_IMPLEMENTATIONS: Final[Mapping[Operation, Callable[[ColumnFunction, Call], Result]]] = {
     Operation.PARSE: _parse,
     Operation.SPLIT: _split,
     Operation.RULE: _rule,
@@ -365,24 +364,11 @@ _IMPLEMENTATIONS: Final[
 }
 
 
-# -- the functions of the table --------------------------------------------------------
-
-
 def _column_function(function: ColumnFunction) -> Callable[..., Result]:
     """The function of Arrow columns of one row of the table."""
-    parameters = function.signature()
     implementation = _IMPLEMENTATIONS[function.operation]
-
-    def column_function(*args: Any, **kwargs: Any) -> Result:
-        bound = parameters.bind(*args, **kwargs)
-        bound.apply_defaults()
-        options = dict(bound.arguments)
-        return implementation(function, options.pop("col"), options)
-
-    column_function.__name__ = column_function.__qualname__ = function.name
-    column_function.__doc__ = function.doc
+    column_function = function.adapt(lambda call: implementation(function, call))
     column_function.__module__ = __name__
-    column_function.__signature__ = parameters  # type: ignore[attr-defined]
     return column_function
 
 

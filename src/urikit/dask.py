@@ -25,7 +25,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import URI
 from ._arrow_kernel import COMPONENTS
-from ._column_functions import FUNCTIONS, Answer, ColumnFunction
+from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
 from .pandas import UriAccessor
 
 __all__ = ["PARSE_TYPE", *sorted(function.name for function in FUNCTIONS)]
@@ -81,31 +81,23 @@ def parse(col: dd.Series, *, iri: bool = False) -> Any:
 def _function(function: ColumnFunction) -> Callable[..., Any]:
     """The Dask function of a column function; the options are checked on an empty
     partition when it is called, so that a bad call fails before the graph runs."""
-    parameters = function.signature(local=False)
-    type_ = TYPES[function.result]
     name = function.name
+    type_ = TYPES[function.result]
 
-    def dask_function(*args: Any, **kwargs: Any) -> Any:
-        bound = parameters.bind(*args, **kwargs)
-        bound.apply_defaults()
-        options = dict(bound.arguments)
-        col = options.pop("col")
-        base = options.pop("base", None)
-        text = () if function.text is None else (options.pop(function.text[0]),)
+    def dask_function(call: Call) -> Any:
+        text, options, col = call.text, call.options, call.col
         empty = pd.Series([], dtype="string[pyarrow]")
-        if base is None or isinstance(base, URI):
-            before = () if base is None else (str(base),)
+        meta = _meta(col.name, type_)
+        if call.base is None or isinstance(call.base, URI):
+            before = () if call.base is None else (str(call.base),)
             _method(empty, name, *before, *text, **options)
             partitions: Any = col.map_partitions  # dask's API is not typed
-            return partitions(_method, name, *before, *text, meta=_meta(col.name, type_), **options)
+            return partitions(_method, name, *before, *text, meta=meta, **options)
         _pairs(empty, empty, name, *text, **options)
         pairs: Any = dd.map_partitions
-        return pairs(_pairs, base, col, name, *text, meta=_meta(col.name, type_), **options)
+        return pairs(_pairs, call.base, col, name, *text, meta=meta, **options)
 
-    dask_function.__name__ = dask_function.__qualname__ = name
-    dask_function.__doc__ = function.doc
-    dask_function.__signature__ = parameters  # type: ignore[attr-defined]
-    return dask_function
+    return function.adapt(dask_function, local=False)
 
 
 #: The Dask function of each column function, by name; :func:`parse` gives a frame of

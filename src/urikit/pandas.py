@@ -18,18 +18,10 @@ import pandas as pd  # type: ignore[import-untyped,unused-ignore]
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import arrow
+from ._arrow_kernel import plain_strings
 from ._column_functions import FUNCTIONS, ColumnFunction, Shape
 
 __all__ = ["UriAccessor"]
-
-
-def _pandas_type(type_: pa.DataType) -> pa.DataType:
-    """``type_`` with its string views and dictionaries as large strings."""
-    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
-        return pa.large_string()
-    if pa.types.is_struct(type_):
-        return pa.struct([field.with_type(_pandas_type(field.type)) for field in type_])
-    return type_
 
 
 class UriAccessor:
@@ -44,7 +36,7 @@ class UriAccessor:
             pa.array(s.array) if isinstance(s.dtype, pd.ArrowDtype) else pa.array(s, pa.string())
         )
         result = call(column)
-        result = result.cast(_pandas_type(result.type))
+        result = result.cast(plain_strings(result.type, pa.large_string()))
         return pd.Series(pd.arrays.ArrowExtensionArray(result), index=s.index, name=s.name)
 
     if TYPE_CHECKING:

@@ -16,18 +16,10 @@ import polars as pl
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import arrow
+from ._arrow_kernel import plain_strings
 from ._column_functions import FUNCTIONS, ColumnFunction, Shape
 
 __all__ = ["UriNamespace"]
-
-
-def _polars_type(type_: pa.DataType) -> pa.DataType:
-    """``type_`` as polars reads it back: string views and dictionaries as strings."""
-    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
-        return pa.string()
-    if pa.types.is_struct(type_):
-        return pa.struct([field.with_type(_polars_type(field.type)) for field in type_])
-    return type_
 
 
 def _series(result: Any, name: str) -> pl.Series:
@@ -70,7 +62,7 @@ def _method(function: ColumnFunction) -> Callable[..., Any]:
             return column_function(*args[:before], col, *args[before:], **kw)
 
         empty = call(pa.array([], pa.string()))
-        dtype = pl.Series(empty.cast(_polars_type(empty.type))).dtype
+        dtype = pl.Series(empty.cast(plain_strings(empty.type, pa.string()))).dtype
         return self._apply(call, dtype)
 
     method.__name__ = method.__qualname__ = function.name

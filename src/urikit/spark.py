@@ -32,8 +32,8 @@ from pyspark.sql import types as T
 from pyspark.sql.pandas.functions import arrow_udf
 
 from . import URI, arrow
-from ._arrow_kernel import COMPONENTS
-from ._column_functions import FUNCTIONS, Answer, ColumnFunction
+from ._arrow_kernel import COMPONENTS, plain_strings
+from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
 
 __all__ = ["PARSE_TYPE", *sorted(function.name for function in FUNCTIONS)]
 
@@ -60,17 +60,8 @@ TYPES: Final = {
 }
 
 
-def _spark_type(type_: pa.DataType) -> pa.DataType:
-    """``type_`` with its string views and dictionaries as Arrow ``string``."""
-    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
-        return pa.string()
-    if pa.types.is_struct(type_):
-        return pa.struct([field.with_type(_spark_type(field.type)) for field in type_])
-    return type_
-
-
 def _as_spark(result: Any) -> Any:
-    return result.cast(_spark_type(result.type))
+    return result.cast(plain_strings(result.type, pa.string()))
 
 
 def _column(col: ColumnOrName) -> Column:
@@ -159,36 +150,26 @@ def _function(function: ColumnFunction) -> Callable[..., Column]:
     """The Spark function of a column function; the options are checked on an empty
     batch when it is called, so that a bad call fails before a job runs."""
     column_function = arrow.FUNCTIONS_BY_NAME[function.name]
-    parameters = function.signature(local=False)
     returns = TYPES[function.result]
 
-    def spark_function(*args: Any, **kwargs: Any) -> Column:
-        bound = parameters.bind(*args, **kwargs)
-        bound.apply_defaults()
-        options = dict(bound.arguments)
-        col = options.pop("col")
-        base = options.pop("base", None)
-        text = () if function.text is None else (options.pop(function.text[0]),)
+    def spark_function(call: Call) -> Column:
+        text, options = call.text, call.options
         empty = pa.array([], pa.string())
-        column_function(*([empty] if base is not None else []), empty, *text, **options)
-        name = function.name
-        if base is None or isinstance(base, URI):
-            before = () if base is None else (str(base),)
+        column_function(*([] if call.base is None else [empty]), empty, *text, **options)
+        if call.base is None or isinstance(call.base, URI):
+            before = () if call.base is None else (str(call.base),)
 
             def batch(a: pa.Array) -> pa.Array:
                 return column_function(*before, a, *text, **options)
 
-            return _udf(batch, returns, col, name=name)
+            return _udf(batch, returns, call.col, name=function.name)
 
         def pairs(b: pa.Array, a: pa.Array) -> pa.Array:
             return column_function(b, a, *text, **options)
 
-        return _udf(pairs, returns, base, col, name=name)
+        return _udf(pairs, returns, call.base, call.col, name=function.name)
 
-    spark_function.__name__ = spark_function.__qualname__ = function.name
-    spark_function.__doc__ = function.doc
-    spark_function.__signature__ = parameters  # type: ignore[attr-defined]
-    return spark_function
+    return function.adapt(spark_function, local=False)
 
 
 #: The Spark function of each column function, by name; :func:`parse` builds its struct

@@ -81,6 +81,7 @@ static inline int uk_column_row(const uk_column *c, Py_ssize_t i, uk_row *r)
     r->buffer = 0;
     r->at = start;
     r->limit = (const uint8_t *)c->data[0].buf + c->data[0].len;
+    UK_ASSERT(r->s + r->n <= r->limit);
     return 0;
 bad:
     (void)i;

@@ -202,8 +202,10 @@ static ptrdiff_t uk_normal_form(uk_map *m, const uk_row *r, const ptrdiff_t span
         return -2;
     }
     ptrdiff_t normal_spans[UK_SPANS];
-    return uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
-                             normal_spans);
+    ptrdiff_t n = uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
+                                    normal_spans);
+    UK_ASSERT(n <= uk_normalize_capacity(r->n));
+    return n;
 }
 
 /* The target of the URI-reference r (spans as scanned) against the absolute URI
@@ -219,8 +221,10 @@ static ptrdiff_t uk_target_of(uk_map *m, const uint8_t *b, Py_ssize_t nb,
         return -2;
     }
     ptrdiff_t target_spans[UK_SPANS];
-    return uk_transform_references_ucs1(b, bs, r->s, spans, m->strict, m->extra.s + m->extra.n,
-                                        target_spans);
+    ptrdiff_t n = uk_transform_references_ucs1(b, bs, r->s, spans, m->strict,
+                                               m->extra.s + m->extra.n, target_spans);
+    UK_ASSERT(n >= 0 && n <= uk_resolve_capacity(nb, r->n));
+    return n;
 }
 
 /* For UK_OP_RESOLVE_EACH, the base of row i, read into m->last_base (its octets,

@@ -228,6 +228,7 @@ static UK_COLD int uk_refused(uk_split *o, Py_ssize_t i, const uk_row *r, int ir
     if (uk_locate_utf8(r->s, r->n, iri, &failure) <= 0) {
         return uk_rows_append(&o->unexplained, i) < 0 ? UK_NO_MEMORY : UK_FINE;
     }
+    UK_ASSERT(failure.position >= 0 && failure.position <= r->n);
     uk_error error = {i, failure.position, failure.explanation, failure.explanation};
     if (failure.non_ascii) {
         error.reason = uk_loc_explanations();
@@ -281,6 +282,7 @@ static UK_NOINLINE int uk_split_rows(const uk_column *c, int iri, int64_t base, 
                 continue;
             }
             ok_bits |= bit;
+            UK_ASSERT(uk_spans_in_order(spans, r.n));
             unsigned here = 0;
             if (nwant > 0 &&
                 uk_put_components(values, want, nwant, mask, i, &r, spans, base, &here) < 0) {

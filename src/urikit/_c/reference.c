@@ -202,6 +202,11 @@ PyObject *uk_instance(PyTypeObject *cls, PyObject *text, const ptrdiff_t spans[U
         }
     }
     self->text = Py_NewRef(text);
+#if UK_CHECKING
+    ptrdiff_t ends[UK_COMPONENTS];
+    uk_load_ends(self, ends);
+    UK_ASSERT(uk_ends_in_order(ends, PyUnicode_GET_LENGTH(text)));
+#endif
     if (untracked) {
         PyObject_GC_UnTrack(self);
     }

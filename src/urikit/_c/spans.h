@@ -106,4 +106,16 @@ static inline int uk_spans_in_order(const ptrdiff_t sp[UK_SPANS], ptrdiff_t n)
     return at == n;
 }
 
+/* Do the ends of the eight components (-1 for an undefined one) of a reference of n
+ * code units, with the starts uk_component_start derives, keep that order? */
+static inline int uk_ends_in_order(const ptrdiff_t ends[UK_COMPONENTS], ptrdiff_t n)
+{
+    ptrdiff_t spans[UK_SPANS];
+    for (int k = 0; k < UK_COMPONENTS; k++) {
+        spans[2 * k] = ends[k] < 0 ? -1 : uk_component_start(ends, k);
+        spans[2 * k + 1] = ends[k];
+    }
+    return uk_spans_in_order(spans, n);
+}
+
 #endif /* URIKIT_C_SPANS_H */
