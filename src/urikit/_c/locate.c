@@ -61,22 +61,23 @@ int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
 }
 
 /* The walk over the text s[0..n-1] from the state *state, reading one character with
- * NEXT(s, n, i, c) (which sets the code point c and advances i, or fails): the number
- * of characters read before it stops (the whole text when it ends) and the state there
- * in *state; the character that stopped it in *failed, or -1 at the end.  A run of
+ * NEXT(s, n, i, c) (which sets the code unit or code point c and advances i, or fails):
+ * the number of characters read before it stops (the whole text when it ends) and the
+ * state there in *state; the character that stopped it in *failed, or -1 at the end (a
+ * code unit of 4 octets is any uint32_t, so *failed is wider).  A run of
  * characters that keep the state is read without waiting on the state (uk_loc_stay).
  * -1 when NEXT fails. */
 #define UK_LOC_WALK(NAME, T, NEXT)                                                          \
-    static ptrdiff_t NAME(const T *s, ptrdiff_t n, unsigned *state, int32_t *failed)        \
+    static ptrdiff_t NAME(const T *s, ptrdiff_t n, unsigned *state, int64_t *failed)        \
     {                                                                                       \
         unsigned at = *state;                                                               \
         ptrdiff_t i = 0, count = 0;                                                         \
-        int32_t c;                                                                          \
+        uint32_t c;                                                                         \
         *failed = -1;                                                                       \
         while (i < n) {                                                                     \
             uint64_t stay = uk_loc_stay[at];                                                \
             NEXT(s, n, i, c);                                                               \
-            unsigned k = uk_loc_class((uint32_t)c);                                         \
+            unsigned k = uk_loc_class(c);                                                   \
             while ((stay >> k) & 1u) {                                                      \
                 count++;                                                                    \
                 if (i == n) {                                                               \
@@ -84,7 +85,7 @@ int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
                     return count;                                                           \
                 }                                                                           \
                 NEXT(s, n, i, c);                                                           \
-                k = uk_loc_class((uint32_t)c);                                              \
+                k = uk_loc_class(c);                                                        \
             }                                                                               \
             unsigned next = uk_loc_next[at][k];                                             \
             if (next == UK_LOC_NONE) {                                                      \
@@ -98,10 +99,14 @@ int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
         return count;                                                                       \
     }
 
-#define UK_LOC_UNIT(s, n, i, c) ((c) = (int32_t)(s)[(i)++])
+#define UK_LOC_UNIT(s, n, i, c) ((c) = (s)[(i)++])
 #define UK_LOC_UTF8(s, n, i, c)                                                             \
-    if (((c) = uk_utf8_next(s, n, &(i))) < 0) {                                             \
-        return -1;                                                                          \
+    {                                                                                       \
+        int32_t point = uk_utf8_next(s, n, &(i));                                           \
+        if (point < 0) {                                                                    \
+            return -1;                                                                      \
+        }                                                                                   \
+        (c) = (uint32_t)point;                                                              \
     }
 
 UK_LOC_WALK(uk_loc_walk_ucs1, uint8_t, UK_LOC_UNIT)
@@ -111,7 +116,7 @@ UK_LOC_WALK(uk_loc_walk_utf8, uint8_t, UK_LOC_UTF8)
 
 /* The answer of a walk that read `count` characters of a text of `length` characters
  * and stopped in `state` at the character `failed` (-1 at the end). */
-static int uk_loc_answer(unsigned state, ptrdiff_t count, ptrdiff_t length, int32_t failed,
+static int uk_loc_answer(unsigned state, ptrdiff_t count, ptrdiff_t length, int64_t failed,
                          int iri, uk_failure *out)
 {
     (void)length;
@@ -135,7 +140,7 @@ static int uk_loc_answer(unsigned state, ptrdiff_t count, ptrdiff_t length, int3
 int uk_locate(const void *s, int width, ptrdiff_t n, int iri, uk_failure *out)
 {
     unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_possible(s, width, n)];
-    int32_t failed;
+    int64_t failed;
     ptrdiff_t count;
     switch (width) {
     case 1:
@@ -154,7 +159,7 @@ int uk_locate(const void *s, int width, ptrdiff_t n, int iri, uk_failure *out)
 int uk_locate_utf8(const uint8_t *s, ptrdiff_t n, int iri, uk_failure *out)
 {
     unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_possible(s, 1, n)];
-    int32_t failed;
+    int64_t failed;
     ptrdiff_t count = uk_loc_walk_utf8(s, n, &state, &failed);
     if (count < 0) {
         return -1;
