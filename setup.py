@@ -13,6 +13,7 @@ are linked into both modules; each module has the units of its own.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -28,6 +29,8 @@ FLAGS = {
         "-Wall",
         "-Wextra",
         "-fvisibility=hidden",
+        "-ffunction-sections",
+        "-fdata-sections",
         *(["-Werror"] if STRICT else []),
     ],
     "msvc": ["/std:c11", "/O2", "/W4", *(["/WX"] if STRICT else [])],
@@ -48,13 +51,21 @@ SHARED = ("scan", "locate", "ops", "classes")
 HEADERS = sorted(path.as_posix() for pattern in ("*.h", "*.inc") for path in C.glob(pattern))
 
 
+#: Linker flags: the functions of a shared unit that a module does not call are left out.
+LINK_FLAGS = {
+    "unix": ["-Wl,-dead_strip"] if sys.platform == "darwin" else ["-Wl,--gc-sections"],
+    "msvc": ["/OPT:REF"],
+}
+
+
 class BuildExt(build_ext):
     """Compiler flags by compiler family: the flags above are GCC/Clang or MSVC spelling."""
 
     def build_extensions(self) -> None:
-        flags = FLAGS.get(self.compiler.compiler_type, FLAGS["unix"])
+        family = self.compiler.compiler_type if self.compiler.compiler_type in FLAGS else "unix"
         for extension in self.extensions:
-            extension.extra_compile_args = [*flags, *extension.extra_compile_args]
+            extension.extra_compile_args = [*FLAGS[family], *extension.extra_compile_args]
+            extension.extra_link_args = [*LINK_FLAGS[family], *extension.extra_link_args]
         super().build_extensions()
 
 

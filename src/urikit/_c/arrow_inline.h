@@ -10,17 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "attributes.h"
 #include "check.h"
-
-/* UK_COLD: a function for the rare cases, kept out of the loops that call it so that
- * they stay small; UK_NOINLINE: a function compiled on its own. */
-#if defined(__GNUC__) || defined(__clang__)
-#define UK_COLD __attribute__((noinline, cold))
-#define UK_NOINLINE __attribute__((noinline))
-#else
-#define UK_COLD
-#define UK_NOINLINE
-#endif
 
 static inline int uk_column_is_null(const uk_column *c, Py_ssize_t i)
 {

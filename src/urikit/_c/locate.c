@@ -29,62 +29,78 @@ static inline int uk_loc_scheme_char(uint32_t c, int first)
     return alpha || (!first && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'));
 }
 
-/* The authority starts after a leading "//" or a leading scheme ":" "//" and ends
- * before the first "/", "?" or "#" (urikit.diagnose.userinfo_possible).  Every
- * character it looks for is ASCII, so UTF-8 is read as octets. */
+/* Is a userinfo possible in the text s[0..n-1] of code units of type T?  The authority
+ * starts after a leading "//" or a leading scheme ":" "//" and ends before the first
+ * "/", "?" or "#" (urikit.diagnose.userinfo_possible).  Every character it looks for is
+ * ASCII, so UTF-8 is read as octets. */
+#define UK_LOC_USERINFO(NAME, T)                                                            \
+    static int NAME(const T *s, ptrdiff_t n)                                                \
+    {                                                                                       \
+        ptrdiff_t i = 0;                                                                    \
+        if (n > 0 && uk_loc_scheme_char(s[0], 1)) {                                         \
+            i = 1;                                                                          \
+            while (i < n && uk_loc_scheme_char(s[i], 0)) {                                  \
+                i++;                                                                        \
+            }                                                                               \
+            if (i >= n || s[i] != ':') {                                                    \
+                return 1;                                                                   \
+            }                                                                               \
+            i++;                                                                            \
+        }                                                                                   \
+        if (i + 2 > n || s[i] != '/' || s[i + 1] != '/') {                                  \
+            return 1;                                                                       \
+        }                                                                                   \
+        for (i += 2; i < n; i++) {                                                          \
+            if (s[i] == '@') {                                                              \
+                return 1;                                                                   \
+            }                                                                               \
+            if (s[i] == '/' || s[i] == '?' || s[i] == '#') {                                \
+                return 0;                                                                   \
+            }                                                                               \
+        }                                                                                   \
+        return 0;                                                                           \
+    }
+
+UK_LOC_USERINFO(uk_loc_userinfo_ucs1, uint8_t)
+UK_LOC_USERINFO(uk_loc_userinfo_ucs2, uint16_t)
+UK_LOC_USERINFO(uk_loc_userinfo_ucs4, uint32_t)
+
 int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
 {
-    ptrdiff_t i = 0;
-    if (n > 0 && uk_loc_scheme_char(uk_unit_at(s, width, 0), 1)) {
-        i = 1;
-        while (i < n && uk_loc_scheme_char(uk_unit_at(s, width, i), 0)) {
-            i++;
-        }
-        if (i >= n || uk_unit_at(s, width, i) != ':') {
-            return 1;
-        }
-        i++;
+    switch (width) {
+    case 1:
+        return uk_loc_userinfo_ucs1((const uint8_t *)s, n);
+    case 2:
+        return uk_loc_userinfo_ucs2((const uint16_t *)s, n);
+    default:
+        return uk_loc_userinfo_ucs4((const uint32_t *)s, n);
     }
-    if (i + 2 > n || uk_unit_at(s, width, i) != '/' || uk_unit_at(s, width, i + 1) != '/') {
-        return 1;
-    }
-    for (i += 2; i < n; i++) {
-        uint32_t c = uk_unit_at(s, width, i);
-        if (c == '@') {
-            return 1;
-        }
-        if (c == '/' || c == '?' || c == '#') {
-            return 0;
-        }
-    }
-    return 0;
 }
 
-/* The walk over the text s[0..n-1] from the state *state, reading one character with
- * NEXT(s, n, i, c) (which sets the code unit or code point c and advances i, or fails):
- * the number of characters read before it stops (the whole text when it ends) and the
- * state there in *state; the character that stopped it in *failed, or -1 at the end (a
- * code unit of 4 octets is any uint32_t, so *failed is wider).  A run of
- * characters that keep the state is read without waiting on the state (uk_loc_stay).
- * -1 when NEXT fails. */
-#define UK_LOC_WALK(NAME, T, NEXT)                                                          \
+/* The walk over the text s[0..n-1] from the state *state, reading one character at i
+ * with READ(s, n, i, c, len) (which sets the code unit or code point c and its length
+ * in units, or returns -1 from the walk for an ill-formed sequence): the index where
+ * it stops (n when the text ends) and the state there in *state; the character that
+ * stopped it in *failed, or -1 at the end (a code unit of 4 octets is any uint32_t, so
+ * *failed is wider).  A run of characters that keep the state is read without waiting
+ * on the state (uk_loc_stay). */
+#define UK_LOC_WALK(NAME, T, READ)                                                          \
     static ptrdiff_t NAME(const T *s, ptrdiff_t n, unsigned *state, int64_t *failed)        \
     {                                                                                       \
         unsigned at = *state;                                                               \
-        ptrdiff_t i = 0, count = 0;                                                         \
+        ptrdiff_t i = 0, len;                                                               \
         uint32_t c;                                                                         \
         *failed = -1;                                                                       \
         while (i < n) {                                                                     \
             uint64_t stay = uk_loc_stay[at];                                                \
-            NEXT(s, n, i, c);                                                               \
+            READ(s, n, i, c, len);                                                          \
             unsigned k = uk_loc_class(c);                                                   \
             while ((stay >> k) & 1u) {                                                      \
-                count++;                                                                    \
-                if (i == n) {                                                               \
+                if ((i += len) == n) {                                                      \
                     *state = at;                                                            \
-                    return count;                                                           \
+                    return n;                                                               \
                 }                                                                           \
-                NEXT(s, n, i, c);                                                           \
+                READ(s, n, i, c, len);                                                      \
                 k = uk_loc_class(c);                                                        \
             }                                                                               \
             unsigned next = uk_loc_next[at][k];                                             \
@@ -93,20 +109,22 @@ int uk_loc_userinfo_possible(const void *s, int width, ptrdiff_t n)
                 break;                                                                      \
             }                                                                               \
             at = next;                                                                      \
-            count++;                                                                        \
+            i += len;                                                                       \
         }                                                                                   \
         *state = at;                                                                        \
-        return count;                                                                       \
+        return i;                                                                           \
     }
 
-#define UK_LOC_UNIT(s, n, i, c) ((c) = (s)[(i)++])
-#define UK_LOC_UTF8(s, n, i, c)                                                             \
+#define UK_LOC_UNIT(s, n, i, c, len) ((c) = (s)[i], (len) = 1)
+#define UK_LOC_UTF8(s, n, i, c, len)                                                        \
     {                                                                                       \
-        int32_t point = uk_utf8_next(s, n, &(i));                                           \
+        ptrdiff_t after = (i);                                                              \
+        int32_t point = uk_utf8_next(s, n, &after);                                         \
         if (point < 0) {                                                                    \
             return -1;                                                                      \
         }                                                                                   \
         (c) = (uint32_t)point;                                                              \
+        (len) = after - (i);                                                                \
     }
 
 UK_LOC_WALK(uk_loc_walk_ucs1, uint8_t, UK_LOC_UNIT)
@@ -114,8 +132,8 @@ UK_LOC_WALK(uk_loc_walk_ucs2, uint16_t, UK_LOC_UNIT)
 UK_LOC_WALK(uk_loc_walk_ucs4, uint32_t, UK_LOC_UNIT)
 UK_LOC_WALK(uk_loc_walk_utf8, uint8_t, UK_LOC_UTF8)
 
-/* The answer of a walk that read `count` characters of a text of `length` characters
- * and stopped in `state` at the character `failed` (-1 at the end). */
+/* The answer of a walk that stopped in `state` at the character `failed` (-1 at the end
+ * of the text) after `count` characters, of a text of `length` code units. */
 static int uk_loc_answer(unsigned state, ptrdiff_t count, ptrdiff_t length, int64_t failed,
                          int iri, uk_failure *out)
 {
@@ -139,30 +157,38 @@ static int uk_loc_answer(unsigned state, ptrdiff_t count, ptrdiff_t length, int6
 
 int uk_locate(const void *s, int width, ptrdiff_t n, int iri, uk_failure *out)
 {
-    unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_possible(s, width, n)];
+    unsigned state;
     int64_t failed;
-    ptrdiff_t count;
+    ptrdiff_t at;
     switch (width) {
     case 1:
-        count = uk_loc_walk_ucs1((const uint8_t *)s, n, &state, &failed);
+        state = uk_loc_start[iri != 0][uk_loc_userinfo_ucs1((const uint8_t *)s, n)];
+        at = uk_loc_walk_ucs1((const uint8_t *)s, n, &state, &failed);
         break;
     case 2:
-        count = uk_loc_walk_ucs2((const uint16_t *)s, n, &state, &failed);
+        state = uk_loc_start[iri != 0][uk_loc_userinfo_ucs2((const uint16_t *)s, n)];
+        at = uk_loc_walk_ucs2((const uint16_t *)s, n, &state, &failed);
         break;
     default:
-        count = uk_loc_walk_ucs4((const uint32_t *)s, n, &state, &failed);
+        state = uk_loc_start[iri != 0][uk_loc_userinfo_ucs4((const uint32_t *)s, n)];
+        at = uk_loc_walk_ucs4((const uint32_t *)s, n, &state, &failed);
         break;
     }
-    return uk_loc_answer(state, count, n, failed, iri, out);
+    return uk_loc_answer(state, at, n, failed, iri, out);
 }
 
 int uk_locate_utf8(const uint8_t *s, ptrdiff_t n, int iri, uk_failure *out)
 {
-    unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_possible(s, 1, n)];
+    unsigned state = uk_loc_start[iri != 0][uk_loc_userinfo_ucs1(s, n)];
     int64_t failed;
-    ptrdiff_t count = uk_loc_walk_utf8(s, n, &state, &failed);
-    if (count < 0) {
+    ptrdiff_t at = uk_loc_walk_utf8(s, n, &state, &failed);
+    if (at < 0) {
         return -1;
+    }
+    /* the characters before the octet at: the octets that begin one (RFC 3629 §3) */
+    ptrdiff_t count = 0;
+    for (ptrdiff_t i = 0; i < at; i++) {
+        count += (s[i] & 0xC0) != 0x80;
     }
     return uk_loc_answer(state, count, n, failed, iri, out);
 }

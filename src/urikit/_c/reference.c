@@ -1,7 +1,7 @@
 /* _speedups.Reference: the storage of urikit's value type, in C.
  *
  * A reference is its text (an exact str) and the ends of its eight components, one
- * scan of the text by _speedups_scan.h; a start is derived from the ends when it is
+ * scan of the text by the scanner (scan.h); a start is derived from the ends when it is
  * asked for (uk_component_start).  The ends are int32 while the text is at most
  * UK_NARROW_MAX code units long, so that an object is small; a longer text keeps
  * them in an array of ptrdiff_t of its own.  The object holds no reference to any

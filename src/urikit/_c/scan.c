@@ -4,21 +4,14 @@
 
 #include <string.h>
 
+#include "attributes.h"
 #include "check.h"
 #include "classes.h"
 #include "spans.h"
 #include "text.h"
 
-/* UK_ALWAYS_INLINE: a function inlined into each caller, so that the reader's constants
- * are known there; UK_SSSE3, UK_FLATTEN: a function compiled for SSSE3 and with every
- * call in it inlined (x86 with GCC or Clang, where the runs of octets are read 16 a
- * step, UK_OCTETS_SIMD). */
-#if defined(__GNUC__) || defined(__clang__)
-#define UK_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define UK_ALWAYS_INLINE inline
-#endif
-
+/* UK_SSSE3, UK_FLATTEN: a function compiled for SSSE3 and with every call in it inlined
+ * (x86 with GCC or Clang, where the runs of octets are read 16 a step, UK_OCTETS_SIMD). */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <tmmintrin.h>
 #define UK_OCTETS_SIMD 1
