@@ -107,6 +107,20 @@ def _call(function: ColumnFunction, adapter: Any, column: Any) -> Any:
 
 
 @pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.name)
+def test_the_scalar_function_has_the_defaults_of_the_options(function: ColumnFunction) -> None:
+    """The options left at their defaults are not passed to the scalar function."""
+    parameters = inspect.signature(function.scalar).parameters
+    for name, default in function.defaults.items():
+        if name in parameters:
+            assert parameters[name].default == default, (function.name, name)
+        elif name not in ("errors", "fields"):
+            assert any(p.kind is p.VAR_KEYWORD for p in parameters.values()), name
+    assert not any(
+        p.default is not p.empty for p in parameters.values() if p.name not in function.defaults
+    )
+
+
+@pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.name)
 def test_arrow_builds_every_row(kernel: str, function: ColumnFunction) -> None:
     built = getattr(ua, function.name)
     assert function.name in ua.__all__

@@ -88,9 +88,12 @@ if not s.__file__.startswith(sys.argv[1]):
 print('sanitized build:', s.__file__)
 " "$tmp"
 # --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
+# Not DuckDB's functions: its C++ exceptions fail in the interceptors of a preloaded ASan
+# runtime, before any of urikit's code runs.
 run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
     tests/test_speedups.py tests/test_compiled.py tests/test_compiled_ops.py \
     tests/test_locate_compiled.py tests/test_arrow.py tests/test_hostile.py tests/test_resolve.py \
     tests/test_normalize.py tests/test_percent.py tests/test_lenient.py \
-    tests/test_security_fast.py tests/test_generated.py tests/test_column_adapters.py "$@"
+    tests/test_security_fast.py tests/test_generated.py tests/test_column_functions.py \
+    -k "not duckdb" "$@"
 echo "sanitize.sh: no sanitizer reports"

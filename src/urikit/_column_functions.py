@@ -11,9 +11,10 @@ function in all six.  ``tests/test_column_functions.py`` checks that every row i
 every adapter, answering as its scalar function.
 
 A scalar function takes the row's text (after the base, for :attr:`Shape.BASE_AND_COLUMN`;
-before the text argument, for :attr:`Shape.COLUMN_AND_TEXT`) and the options, and
-returns the answer or raises :class:`~urikit.URIError`: the row's answer is then null,
-or with ``errors="raise"`` the error, naming the row.
+before the text argument, for :attr:`Shape.COLUMN_AND_TEXT`) and the options given
+(the others have the same defaults there), and returns the answer or raises
+:class:`~urikit.URIError`: the row's answer is then null, or with ``errors="raise"`` the
+error, naming the row.
 """
 
 from __future__ import annotations

@@ -273,7 +273,12 @@ def _map(function: ColumnFunction, call: Call) -> Result:
     col, options, args = call.col, call.options, list(call.text)
     errors = options.get("errors", "null")
     _check_errors(errors)
-    kw = {name: value for name, value in options.items() if name not in ("errors", "fields")}
+    # the options given, to the scalar function, whose defaults are the table's
+    kw = {
+        name: value
+        for name, value in options.items()
+        if name not in ("errors", "fields") and value is not function.defaults[name]
+    }
     operation = ColumnOperation.SCALAR
     if function.plan is not None and function.operation is Operation.MAP:
         operation = function.plan(options)

@@ -7,11 +7,11 @@
  * the end.  The harness checks, in both grammars:
  *
  * - resolution (RFC 3986 §5.2.2) of a valid reference against a valid absolute base
- *   stays within uk_resolve_capacity, gives a valid reference whose scan has exactly
+ *   stays within UK_RESOLVE_CAPACITY, gives a valid reference whose scan has exactly
  *   the spans the operation reported, and the same text at both widths;
  * - normalization (§6.2.2, §6.2.3, with no scheme rules, a default port and an empty
  *   path of "/", and each special rule) of a valid reference stays within
- *   uk_normalize_capacity, gives a valid reference with the reported spans, and is
+ *   UK_NORMALIZE_CAPACITY, gives a valid reference with the reported spans, and is
  *   idempotent where it answers again; a reference the plain-normality tests pass
  *   (uk_plainly_normal, and the column kernel's uk_plainly_normal_octets, which must not
  *   depend on the octets after the reference) is written unchanged;
@@ -69,7 +69,7 @@ static void check_resolve(const uint8_t *b, ptrdiff_t nb, const uint8_t *r, ptrd
         return;
     }
     for (int strict = 0; strict < 2; strict++) {
-        ptrdiff_t capacity = uk_resolve_capacity(nb, nr);
+        ptrdiff_t capacity = UK_RESOLVE_CAPACITY(nb, nr);
         uint8_t *out = allocate((size_t)capacity);
         uint32_t *wide = allocate((size_t)capacity * sizeof(uint32_t));
         ptrdiff_t n = uk_transform_references_ucs1(b, bs, r, rs, strict, out, ts);
@@ -120,7 +120,7 @@ static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
     size_t count = sizeof RULES / sizeof RULES[0];
     for (size_t k = 0; k <= count; k++) {
         const uk_scheme_rules *rules = k == count ? NULL : &RULES[k];
-        ptrdiff_t capacity = uk_normalize_capacity(n);
+        ptrdiff_t capacity = UK_NORMALIZE_CAPACITY(n);
         uint8_t *out = allocate((size_t)capacity);
         ptrdiff_t m = uk_normalize_ucs1(s, sp, rules, out, ts);
         int unchanged = m == n && memcmp(out, s, (size_t)n) == 0;
@@ -134,7 +134,7 @@ static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
             CHECK(m <= capacity);
             CHECK(uk_scan_ucs1(out, m, iri, again));
             same_spans(ts, again);
-            ptrdiff_t capacity2 = uk_normalize_capacity(m);
+            ptrdiff_t capacity2 = UK_NORMALIZE_CAPACITY(m);
             uint8_t *out2 = allocate((size_t)capacity2);
             ptrdiff_t m2 = uk_normalize_ucs1(out, again, rules, out2, twice);
             if (m2 >= 0) {

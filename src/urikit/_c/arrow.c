@@ -200,26 +200,24 @@ PyObject *uk_rows_list(const uk_rows *r)
     return list;
 }
 
-int uk_extra_reserve(uk_extra *e, Py_ssize_t n)
+int uk_extra_grow(uk_extra *e, Py_ssize_t n)
 {
-    if (e->n + n > e->capacity) {
-        Py_ssize_t capacity = e->capacity ? e->capacity : 4096;
-        while (capacity < e->n + n) {
-            capacity *= 2;
-        }
-        uint8_t *grown = PyMem_RawRealloc(e->s, (size_t)capacity);
-        if (grown == NULL) {
-            return -1;
-        }
-        e->s = grown;
-        e->capacity = capacity;
+    Py_ssize_t capacity = e->capacity ? e->capacity : 4096;
+    while (capacity < e->n + n) {
+        capacity *= 2;
     }
+    uint8_t *grown = PyMem_RawRealloc(e->s, (size_t)capacity);
+    if (grown == NULL) {
+        return -1;
+    }
+    e->s = grown;
+    e->capacity = capacity;
     return 0;
 }
 
 int uk_extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
 {
-    if (uk_extra_reserve(e, n) < 0) {
+    if (e->n + n > e->capacity && uk_extra_grow(e, n) < 0) {
         return -1;
     }
     memcpy(e->s + e->n, s, (size_t)n);

@@ -94,9 +94,10 @@ typedef struct {
     Py_ssize_t n, capacity;
 } uk_extra;
 
-/* Room for n more octets after e->s[0..e->n-1], or the n octets of s appended; 0, or
- * -1 when out of memory (no exception set). */
-int uk_extra_reserve(uk_extra *e, Py_ssize_t n);
+/* Room for n more octets after e->s[0..e->n-1] (uk_extra_reserve of arrow_inline.h
+ * grows the buffer by uk_extra_grow when it has not), or the n octets of s appended; 0,
+ * or -1 when out of memory (no exception set). */
+int uk_extra_grow(uk_extra *e, Py_ssize_t n);
 int uk_extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n);
 
 #endif /* URIKIT_C_ARROW_H */

@@ -235,4 +235,11 @@ static inline int uk_put_row(uint8_t *view, const uk_row *r, int64_t base)
     return uk_put_slice(view, r, 0, r->n, base);
 }
 
+/* Room for n more octets after e->s[0..e->n-1]; 0, or -1 when out of memory (no
+ * exception set). */
+static inline int uk_extra_reserve(uk_extra *e, Py_ssize_t n)
+{
+    return e->n + n <= e->capacity ? 0 : uk_extra_grow(e, n);
+}
+
 #endif /* URIKIT_C_ARROW_INLINE_H */

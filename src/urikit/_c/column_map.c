@@ -198,13 +198,13 @@ static ptrdiff_t uk_normal_form(uk_map *m, const uk_row *r, const ptrdiff_t span
     if (uk_plainly_normal_octets(r->s, r->n, r->limit, spans, at_scheme_level)) {
         return UK_ITSELF;
     }
-    if (uk_extra_reserve(&m->extra, uk_normalize_capacity(r->n)) < 0) {
+    if (uk_extra_reserve(&m->extra, UK_NORMALIZE_CAPACITY(r->n)) < 0) {
         return -2;
     }
     ptrdiff_t normal_spans[UK_SPANS];
     ptrdiff_t n = uk_normalize_ucs1(r->s, spans, at_scheme_level, m->extra.s + m->extra.n,
                                     normal_spans);
-    UK_ASSERT(n <= uk_normalize_capacity(r->n));
+    UK_ASSERT(n <= UK_NORMALIZE_CAPACITY(r->n));
     return n;
 }
 
@@ -217,13 +217,13 @@ static ptrdiff_t uk_target_of(uk_map *m, const uint8_t *b, Py_ssize_t nb,
                               const ptrdiff_t bs[UK_SPANS], const uk_row *r,
                               const ptrdiff_t spans[UK_SPANS])
 {
-    if (uk_extra_reserve(&m->extra, uk_resolve_capacity(nb, r->n)) < 0) {
+    if (uk_extra_reserve(&m->extra, UK_RESOLVE_CAPACITY(nb, r->n)) < 0) {
         return -2;
     }
     ptrdiff_t target_spans[UK_SPANS];
     ptrdiff_t n = uk_transform_references_ucs1(b, bs, r->s, spans, m->strict,
                                                m->extra.s + m->extra.n, target_spans);
-    UK_ASSERT(n >= 0 && n <= uk_resolve_capacity(nb, r->n));
+    UK_ASSERT(n >= 0 && n <= UK_RESOLVE_CAPACITY(nb, r->n));
     return n;
 }
 
@@ -307,7 +307,7 @@ static int uk_map_rows(uk_map *m)
             }
         }
         if (m->operation != UK_OP_SCALAR && base == 1) {
-            if (uk_scan_octets(&t, r.s, r.n, r.limit, spans)) {
+            if (t.scan(&t, r.s, r.n, r.limit, spans)) {
                 answer = uk_answer(m, &r, spans);
                 if (answer == -2) {
                     return UK_NO_MEMORY;

@@ -273,7 +273,7 @@ static UK_NOINLINE int uk_split_rows(const uk_column *c, int iri, int64_t base, 
                 break;
             }
             int found = iri ? uk_scan_utf8(r.s, r.n, spans)
-                            : uk_scan_octets(&table, r.s, r.n, r.limit, spans);
+                            : table.scan(&table, r.s, r.n, r.limit, spans);
             if (!found) {
                 if ((failure = uk_refused(o, i, &r, iri)) != UK_FINE) {
                     break;

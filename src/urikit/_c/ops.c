@@ -37,21 +37,6 @@ int uk_scheme_rules_of(long code, uk_scheme_rules *rules)
     return 0;
 }
 
-/* Every component of the target comes from one of the two, plus the "/" of a merge
- * after an empty path (§5.2.3) and the "/." before a path that begins with "//"
- * (resolve.rooted_path). */
-ptrdiff_t uk_resolve_capacity(ptrdiff_t nb, ptrdiff_t nr)
-{
-    return nb + nr + 4;
-}
-
-/* Nothing grows but an empty path that becomes "/" (§6.2.3) or a path that takes "/."
- * before it, and an IPv6 address in the text of RFC 5952, at most 39 characters. */
-ptrdiff_t uk_normalize_capacity(ptrdiff_t n)
-{
-    return n + 3 + 39;
-}
-
 /* Do the rules of a scheme (NULL below the scheme rung) change the valid reference
  * with the spans sp beyond its characters (RFC 3986 §6.2.3): a deferral or a special
  * rule, a port (omitted when empty or the default), or an empty path after an

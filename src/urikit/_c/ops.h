@@ -7,10 +7,10 @@
  *     uk_transform_references_ucsN(b, bs, r, rs, strict, out, ts)
  *         RFC 3986 §5.2.2 with §5.2.3 merge, §5.2.4 remove_dot_segments and §5.3:
  *         the target of the reference r (spans rs) against the absolute base b (spans
- *         bs); out holds uk_resolve_capacity(len b, len r) units.
+ *         bs); out holds UK_RESOLVE_CAPACITY(len b, len r) units.
  *     uk_normalize_ucsN(s, sp, rules, out, ts)
  *         RFC 3986 §6.2.2, and §6.2.3 with the registry's rules for the scheme, of the
- *         valid reference s (spans sp); out holds uk_normalize_capacity(len s) units;
+ *         valid reference s (spans sp); out holds UK_NORMALIZE_CAPACITY(len s) units;
  *         -1 when only the readable path can answer (schemes with rules of their own,
  *         relative-path references with dot-segments).
  *     uk_plainly_normal_ucsN(s, n, sp, rules)
@@ -57,10 +57,15 @@ typedef struct {
  * urikit._fast.scheme_codes): 0 on success, -1 for a code out of range. */
 int uk_scheme_rules_of(long code, uk_scheme_rules *rules);
 
-/* The room the target of a reference of length nr against a base of length nb can take,
- * and the normal form of a reference of length n. */
-ptrdiff_t uk_resolve_capacity(ptrdiff_t nb, ptrdiff_t nr);
-ptrdiff_t uk_normalize_capacity(ptrdiff_t n);
+/* The room the target of a reference of length nr against a base of length nb can take:
+ * every component comes from one of them, plus the "/" of a merge after an empty path
+ * (§5.2.3) and the "/." before a path that begins with "//" (resolve.rooted_path). */
+#define UK_RESOLVE_CAPACITY(nb, nr) ((nb) + (nr) + 4)
+
+/* The room the normal form of a reference of length n can take: nothing grows but an
+ * empty path that becomes "/" (§6.2.3) or a path that takes "/." before it, and an IPv6
+ * address in the text of RFC 5952, at most 39 characters. */
+#define UK_NORMALIZE_CAPACITY(n) ((n) + 3 + 39)
 
 #define UK_OPS_DECLARE(SUFFIX, T)                                                           \
     ptrdiff_t uk_transform_references_##SUFFIX(const T *b, const ptrdiff_t bs[UK_SPANS],     \

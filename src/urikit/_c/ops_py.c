@@ -173,7 +173,7 @@ static PyObject *ops_resolve(PyObject *module, PyObject *const *args, Py_ssize_t
         r = wide_r;
     }
     uk_buffer buffer;
-    void *out = uk_buffer_get(&buffer, uk_resolve_capacity(nb, nr), kind);
+    void *out = uk_buffer_get(&buffer, UK_RESOLVE_CAPACITY(nb, nr), kind);
     PyObject *text = NULL;
     if (out != NULL) {
         ptrdiff_t n;
@@ -317,7 +317,7 @@ static PyObject *uk_normalize_call(uk_state *st, PyObject *cls, PyObject *text, 
         }
     }
     uk_buffer buffer;
-    void *out = uk_buffer_get(&buffer, uk_normalize_capacity(n), kind);
+    void *out = uk_buffer_get(&buffer, UK_NORMALIZE_CAPACITY(n), kind);
     if (out == NULL) {
         return NULL;
     }

@@ -331,6 +331,8 @@ int uk_is_query_ucs4(const uint32_t *s, ptrdiff_t n, int iri)
 
 /* --- octets in the URI grammar: uk_scan_octets ------------------------------------------ */
 
+static uk_octets_scan uk_scan_octets_wide, uk_scan_octets_narrow;
+
 void uk_octet_table_init(uk_octet_table *t)
 {
     for (int c = 0; c < 256; c++) {
@@ -351,6 +353,7 @@ void uk_octet_table_init(uk_octet_table *t)
 #else
     t->simd = 0;
 #endif
+    t->scan = t->simd ? uk_scan_octets_wide : uk_scan_octets_narrow;
 }
 
 /* What uk_scan_octets reads with: the table, how far it may read, and whether the
@@ -453,6 +456,7 @@ UK_SSSE3 UK_FLATTEN static int uk_scan_octets_wide(const uk_octet_table *t, cons
                                                    ptrdiff_t n, const uint8_t *limit,
                                                    ptrdiff_t spans[UK_SPANS])
 {
+    UK_ASSERT(limit >= s + n);
     uk_octets_reader r = {t, limit, 1};
     return uk_steps_octets(r, s, n, spans);
 }
@@ -460,6 +464,7 @@ UK_SSSE3 UK_FLATTEN static int uk_scan_octets_wide(const uk_octet_table *t, cons
 static int uk_scan_octets_narrow(const uk_octet_table *t, const uint8_t *s, ptrdiff_t n,
                                  const uint8_t *limit, ptrdiff_t spans[UK_SPANS])
 {
+    UK_ASSERT(limit >= s + n);
     uk_octets_reader r = {t, limit, 0};
     return uk_steps_octets(r, s, n, spans);
 }
@@ -467,9 +472,7 @@ static int uk_scan_octets_narrow(const uk_octet_table *t, const uint8_t *s, ptrd
 int uk_scan_octets(const uk_octet_table *t, const uint8_t *s, ptrdiff_t n, const uint8_t *limit,
                    ptrdiff_t spans[UK_SPANS])
 {
-    UK_ASSERT(limit >= s + n);
-    return t->simd ? uk_scan_octets_wide(t, s, n, limit, spans)
-                   : uk_scan_octets_narrow(t, s, n, limit, spans);
+    return t->scan(t, s, n, limit, spans);
 }
 
 /* --- UTF-8 in the IRI grammar: uk_scan_utf8 ------------------------------------------------- */

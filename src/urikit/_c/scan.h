@@ -36,22 +36,29 @@ int uk_scan_ucs1(const uint8_t *s, ptrdiff_t n, int iri, ptrdiff_t spans[UK_SPAN
 int uk_scan_ucs2(const uint16_t *s, ptrdiff_t n, int iri, ptrdiff_t spans[UK_SPANS]);
 int uk_scan_ucs4(const uint32_t *s, ptrdiff_t n, int iri, ptrdiff_t spans[UK_SPANS]);
 
-/* The classes of every octet for uk_scan_octets: those of uk_ascii_class below 0x80,
- * none above.  nibbles[b] is class bit b of the octets < 0x80 split by nibbles: bit h
- * of nibbles[b][l] is set when the octet 16 * h + l is in the class.  simd says
- * whether the runs are read 16 octets a step (the processor has SSSE3). */
-typedef struct {
-    uint16_t of[256];
-    uint8_t nibbles[16][16];
-    int simd;
-} uk_octet_table;
-
-void uk_octet_table_init(uk_octet_table *t);
+typedef struct uk_octet_table uk_octet_table;
 
 /* The URI-reference s[0..n-1] in octets; the octets s[0..limit - s - 1] may be read,
  * limit >= s + n, but none from s[n] on changes the answer. */
-int uk_scan_octets(const uk_octet_table *t, const uint8_t *s, ptrdiff_t n, const uint8_t *limit,
-                   ptrdiff_t spans[UK_SPANS]);
+typedef int uk_octets_scan(const uk_octet_table *t, const uint8_t *s, ptrdiff_t n,
+                           const uint8_t *limit, ptrdiff_t spans[UK_SPANS]);
+
+/* The classes of every octet for uk_scan_octets: those of uk_ascii_class below 0x80,
+ * none above.  nibbles[b] is class bit b of the octets < 0x80 split by nibbles: bit h
+ * of nibbles[b][l] is set when the octet 16 * h + l is in the class.  simd says
+ * whether the runs are read 16 octets a step (the processor has SSSE3), and scan is
+ * the scanner for this processor, which a loop over rows calls for each. */
+struct uk_octet_table {
+    uint16_t of[256];
+    uint8_t nibbles[16][16];
+    int simd;
+    uk_octets_scan *scan;
+};
+
+void uk_octet_table_init(uk_octet_table *t);
+
+/* t->scan(t, s, n, limit, spans). */
+uk_octets_scan uk_scan_octets;
 
 /* The IRI-reference s[0..n-1] in UTF-8 octets (0 for a text that is not UTF-8). */
 int uk_scan_utf8(const uint8_t *s, ptrdiff_t n, ptrdiff_t spans[UK_SPANS]);
