@@ -210,7 +210,7 @@ class CompiledKernel:
             validity, ok, invalid, outputs = self._columns.split(spec, iri, mask, base, _allocate)
             parts.append((start, piece, validity, ok, invalid, outputs, data))
             start += len(piece)
-        return _joined_split(parts, wanted, len(chunk), iri)
+        return _joined_split(parts, wanted, mask, len(chunk), iri)
 
     def map(self, chunk: pa.Array, request: Request) -> pa.Array:
         """The answers of ``request`` (see ``urikit._columns.map``)."""
@@ -306,12 +306,15 @@ def _pieces(chunk: pa.Array) -> list[tuple[pa.Array, tuple[Any, ...], list[pa.Bu
 
 
 def _explained(
-    piece: pa.Array, output: tuple[Any, ...], iri: bool
+    piece: pa.Array, output: tuple[Any, ...] | None, iri: bool
 ) -> tuple[pa.Array, pa.Array, pa.Array]:
-    """The error columns of one piece from the kernel's error output; the rows it could
-    not explain (not UTF-8) are explained by the scalar API."""
-    bits, positions, reason_offsets, reasons, rule_offsets, rules, unexplained = output
+    """The error columns of one piece from the kernel's error output (``None`` for a
+    piece without an invalid row); the rows it could not explain (not UTF-8) are
+    explained by the scalar API."""
     n = len(piece)
+    if output is None:
+        return pa.nulls(n, pa.int64()), pa.nulls(n, pa.string()), pa.nulls(n, pa.string())
+    bits, positions, reason_offsets, reasons, rule_offsets, rules, unexplained = output
     columns = (
         pa.Array.from_buffers(pa.int64(), n, [bits, positions]),
         pa.Array.from_buffers(pa.string(), n, [bits, reason_offsets, reasons]),
@@ -327,7 +330,9 @@ def _explained(
     return position, reason, rule
 
 
-def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int, iri: bool) -> Split:
+def _joined_split(
+    parts: list[tuple[Any, ...]], wanted: list[str], mask: int, n: int, iri: bool
+) -> Split:
     oks: list[pa.Array] = []
     invalid: list[int] = []
     overflow: list[int] = []
@@ -350,7 +355,7 @@ def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int, iri: 
             bits, values, rows = outputs[ColumnOutput.PORT_NUMBER]
             ports.append(pa.Array.from_buffers(pa.int64(), length, [bits, values]))
             overflow.extend(start + r for r in rows)
-        if outputs[ColumnOutput.ERROR] is not None:
+        if mask >> ColumnOutput.ERROR & 1:
             errors.append(_explained(piece, outputs[ColumnOutput.ERROR], iri))
     result = Split(n, _concat(oks), invalid, overflow=overflow)
     for name in wanted:

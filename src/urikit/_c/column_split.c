@@ -345,9 +345,13 @@ static void uk_put_error_texts(const uk_errors *e, Py_ssize_t n, int rule, uint8
 /* The error output of split(), a tuple (bits, positions, reason offsets, reasons, rule
  * offsets, rules, unexplained): the bitmap of the rows explained, their int64 positions
  * (in characters), the Arrow "string" columns of their reasons and rules, and the list
- * of the invalid rows the locator could not explain.  NULL with an exception set. */
+ * of the invalid rows the locator could not explain; None when every row is null or a
+ * reference.  NULL with an exception set. */
 static PyObject *uk_error_output(const uk_split *o, Py_ssize_t n, PyObject *allocate)
 {
+    if (o->invalid.n == 0) {
+        return Py_NewRef(Py_None);
+    }
     Py_ssize_t sizes[2] = {0, 0};
     for (Py_ssize_t k = 0; k < o->errors.n; k++) {
         for (int rule = 0; rule < 2; rule++) {
@@ -371,6 +375,10 @@ static PyObject *uk_error_output(const uk_split *o, Py_ssize_t n, PyObject *allo
         }
     }
     if (texts[3] != NULL) {
+        /* every page of these is written: mapped in by one call, not a fault a page */
+        uk_out_prefault(positions, n * 8);
+        uk_out_prefault(texts[0], (n + 1) * 4);
+        uk_out_prefault(texts[2], (n + 1) * 4);
         for (Py_ssize_t k = 0; k < o->errors.n; k++) {
             const uk_error *error = &o->errors.errors[k];
             int64_t position = error->position;
@@ -403,7 +411,8 @@ PyDoc_STRVAR(uk_column_split_doc,
              "overflows), overflows the rows whose port is above 65535; for ERROR\n"
              "(bitmap, int64 positions, reason offsets, reasons, rule offsets, rules,\n"
              "unexplained): the error of each row that is not a reference, as URIError\n"
-             "gives it, but for the rows listed in unexplained (not UTF-8).  Views of\n"
+             "gives it, but for the rows listed in unexplained (not UTF-8); None when\n"
+             "every row is null or a reference.  Views of\n"
              "components point into data buffer 0 from octet base on (kinds 0 and 1) or\n"
              "into the input's own data buffers.  Every buffer is made by allocate(size),\n"
              "which returns a writable object with the buffer protocol.  The rows are\n"
