@@ -1,4 +1,4 @@
-"""The optional compiled modules, urikit._speedups and urikit._columns; the rest is configured in pyproject.toml.
+"""The optional compiled modules, urikit._speedups, urikit._columns and urikit._whatwg; the rest is configured in pyproject.toml.
 
 The extension is optional: where it cannot be built, ``pip install .`` still succeeds and
 urikit runs as pure Python.  With ``URIKIT_STRICT_BUILD=1`` (CI) warnings are errors and a
@@ -7,7 +7,9 @@ the C (``src/urikit/_c/check.h``) are compiled in; a release build leaves them o
 
 The C lives in ``src/urikit/_c/``, one unit a concern (``docs/architecture.md`` lists
 them).  The units of the scanner, the error locator, the RFC operations and the tables
-are linked into both modules; each module has the units of its own.
+are linked into urikit._speedups and urikit._columns; each module has the units of its
+own.  The parser of the URL Standard, urikit._whatwg, is its own set of units in
+``src/urikit/_c/whatwg/``.
 """
 
 from __future__ import annotations
@@ -83,8 +85,17 @@ def extension(name: str, own: tuple[str, ...]) -> Extension:
 speedups = extension(
     "_speedups",
     ("speedups", "reference", "reference_calls", "error", "ops_py", "percent", "lenient",
-     "triplets", "chars"),
+     "triplets", "chars", "sites"),
 )  # fmt: skip
 columns = extension("_columns", ("columns", "arrow", "column_split", "column_map"))
 
-setup(ext_modules=[speedups, columns], cmdclass={"build_ext": BuildExt})
+WHATWG = C / "whatwg"
+WHATWG_UNITS = ("buffer", "host", "uts46", "fast", "parser", "module")
+whatwg = Extension(
+    "urikit._whatwg",
+    sources=[(WHATWG / f"{unit}.c").as_posix() for unit in WHATWG_UNITS],
+    depends=[(WHATWG / name).as_posix() for name in ("whatwg.h", "uts46_tables.h")],
+    optional=not STRICT,
+)
+
+setup(ext_modules=[speedups, columns, whatwg], cmdclass={"build_ext": BuildExt})

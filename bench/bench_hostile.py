@@ -10,7 +10,9 @@ Clean text, per function:
 * ``audit``: a valid URL (``http://example.com/?a=b&a=b&...``); ``audit`` proves it
   quiet with one parse, so the table also gives the time of ``full_audit`` (every
   check run) on the same URL, the cost of the checks themselves;
-* ``extract``: prose with a URL every 50 characters;
+* ``extract``: prose with a URL every 50 characters; and ``extract(suffix=True)``,
+  which looks dotted names up in the Public Suffix List, on the same prose, the
+  shapes and text of dotted names;
 * ``URI.lenient`` and ``IRI.lenient``: the same valid URL, which is returned as it
   is after one validation, and the URL with one space in the middle (one repair,
   so that the repair is run over the whole text).
@@ -50,6 +52,33 @@ def _shapes(n: int) -> dict[str, str]:
         "http:// + '@' run": "http://" + "@" * (n - 7),
         "http://a/ + mixed (é, space, RLO, %, <)": url + "\u00e9 \u202e%<" * ((n - len(url)) // 5),
         "http://a/ + '%00' run": url + "%00" * ((n - len(url)) // 3),
+        # hosts: a label at a time in Python, so read in part past 1,024 characters
+        "http:// + Cyrillic 'а.' labels": "http://" + "\u0430." * ((n - 7) // 2),
+        "http:// + 'аa.' labels": "http://" + "\u0430a." * ((n - 7) // 3),
+        "http:// + 'é.' labels": "http://" + "\u00e9." * ((n - 7) // 2),
+        "http:// + full-width host": "http://" + "\uff45" * (n - 7),
+        "http:// + 'a.' host, then ' x'": "http://" + "a." * ((n - 12) // 2) + "a/ x",
+        "http:// + '0x000...7f.1' host": "http://0x" + "0" * (n - 15) + "7f.1/",
+        "http:// + 'a.bc!' userinfo": "http://" + "a.bc!" * ((n - 10) // 5) + "@x/",
+        # findings of one code in every segment or run: at most 100, then one more
+        "http://a + '/%2E%2E' segments": "http://a" + "/%2E%2E" * ((n - 8) // 7),
+        "http://a/ + '%00a' runs": url + "%00a" * ((n - len(url)) // 4),
+        "http://a/ + '\\ta' runs": url + "\ta" * ((n - len(url)) // 2),
+        # wrapped URLs: unwrapped to the innermost in one pass
+        "'feed:' run + http://127.0.0.1/": "feed:" * ((n - 17) // 5) + "http://127.0.0.1/",
+        "'feed:jar:' run + http://127.0.0.1/": "feed:jar:" * ((n - 17) // 9) + "http://127.0.0.1/",
+    }
+
+
+def _name_shapes(n: int) -> dict[str, str]:
+    """Text of dotted names, each of which ``extract(suffix=True)`` looks up in the Public
+    Suffix List: names that are taken, names that are not, and one name of n characters."""
+    return {
+        "'a.com ' words": "a.com " * (n // 6),
+        "'www.example.co.uk ' words": "www.example.co.uk " * (n // 18),
+        "'setup.py ' words (a country code)": "setup.py " * (n // 9),
+        "'a.b.c.d ' words (no listed suffix)": "a.b.c.d " * (n // 8),
+        "'a.' run, one name": "a." * (n // 2),
     }
 
 
@@ -146,6 +175,13 @@ def main() -> None:
         lambda t: list(extract(t)),
         {"prose": (lambda t: list(extract(t)), _prose(n))},
         shapes,
+        args.repeat,
+    )
+    _table(
+        "extract(suffix=True): suffix references, by the Public Suffix List",
+        lambda t: list(extract(t, suffix=True)),
+        {"prose": (lambda t: list(extract(t, suffix=True)), _prose(n))},
+        {**shapes, **_name_shapes(n)},
         args.repeat,
     )
     for cls in (URI, IRI):

@@ -3,12 +3,16 @@
 Every import in ``src/urikit`` is read from the source, at module level, inside
 functions and under ``TYPE_CHECKING`` alike.  A module may import modules of a
 lower floor, and modules of its own floor as long as no loop closes; nothing
-imports upward, and the command uses only the public API.
+imports upward, and the command uses only the public API.  One module, the seam,
+imports the compiled core and reads the switch ``URIKIT_NO_EXTENSIONS``; and no
+module shares its name with a function of the package.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
+import types
 from pathlib import Path
 
 import pytest
@@ -26,47 +30,66 @@ FLOORS: dict[str, int] = {
     "types": 0,
     "_scheme_data": 0,
     "_contracts": 0,
-    # 1: encodings, the scheme registry, components, the grammar's walks
+    "_uts46_data": 0,
+    # 1: encodings and data, readable: percent-encoding, the registry, components, hosts,
+    # the Unicode steps of the URL Standard, the template syntax
     "percent": 1,
     "schemes": 1,
     "components": 1,
+    "host": 1,
     "diagnose": 1,
-    "validate": 1,
-    "_speedups": 1,
     "_store": 1,
+    "_speedups": 1,
     "_columns": 1,
-    # 2: the RFC operations, on component text
-    "resolve": 2,
-    "legacy": 2,
-    "normalize": 2,
-    "_fast": 2,
+    "_whatwg": 1,
+    "_template_syntax": 1,
+    "punycode": 1,
+    "_nfc": 1,
+    "uts46": 1,
+    # 2: the RFC operations with a compiled twin, readable, on component text
+    "resolution": 2,
+    "normalization": 2,
     "protocol_steps": 2,
-    "query": 2,
-    "paths": 2,
-    "mapping": 2,
+    "legacy": 2,
     "bidi": 2,
-    "fileuri": 2,
-    "lenient": 2,
-    # 3: the value type
-    "uri": 3,
-    # 4: tools built on the value
-    "compare": 4,
-    "datauri": 4,
-    "views": 4,
-    "text": 4,
-    "security": 4,
-    # 5: adapters and the command
-    "cli": 5,
-    "pydantic": 5,
-    "arrow": 5,
-    "_arrow_kernel": 5,
-    "_column_functions": 5,
-    "polars": 5,
-    "pandas": 5,
-    "duckdb": 5,
-    "spark": 5,
-    "dask": 5,
-    "__main__": 5,
+    "character_repairs": 2,
+    # 3: the seam, which chooses the compiled core or the readable Python
+    "_seam": 3,
+    # 4: the operations that reach a concept through the seam
+    "validate": 4,
+    "query": 4,
+    "paths": 4,
+    "mapping": 4,
+    "fileuri": 4,
+    "lenient": 4,
+    "_shortcuts": 4,
+    "template": 4,
+    # 5: the value type and its functional forms
+    "uri": 5,
+    "functions": 5,
+    # 6: tools built on the value
+    "compare": 6,
+    "datauri": 6,
+    "views": 6,
+    "text": 6,
+    "security": 6,
+    "dsn": 6,
+    "whatwg": 6,
+    "sites": 6,
+    # 7: adapters and the command
+    "cli": 7,
+    "pydantic": 7,
+    "arrow": 7,
+    "_arrow_kernel": 7,
+    "_column_functions": 7,
+    "polars": 7,
+    "pandas": 7,
+    "duckdb": 7,
+    "spark": 7,
+    "dask": 7,
+    "jsonschema": 7,
+    "_pydantic_dsn": 7,
+    "__main__": 7,
 }
 
 #: What the command may import: the public API.
@@ -79,8 +102,14 @@ PUBLIC = {
     "urikit.validate",
     "urikit.text",
     "urikit.security",
+    "urikit.sites",
     "urikit.arrow",
+    "urikit.template",
 }
+
+
+#: The compiled modules (C), by full name.
+COMPILED_MODULES = {"urikit._speedups", "urikit._columns", "urikit._whatwg"}
 
 
 def _modules() -> dict[str, Path]:
@@ -115,7 +144,7 @@ def _imports(name: str, path: Path) -> set[str]:
                 continue
             for alias in node.names:
                 sub = f"{module}.{alias.name}"
-                out.add(sub if sub in MODULES else module)
+                out.add(sub if sub in MODULES or sub in COMPILED_MODULES else module)
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module":
             out.add("importlib.import_module")
     return out
@@ -185,3 +214,38 @@ def test_the_command_uses_only_the_public_api() -> None:
             if target.startswith("urikit.cli"):
                 continue
             assert target in PUBLIC, f"{name} imports {target}, outside the public API"
+
+
+#: The one module that imports the compiled modules and reads the switch.
+SEAM = "urikit._seam"
+
+
+def test_only_the_seam_imports_the_compiled_core() -> None:
+    importers = {
+        name for name, targets in GRAPH.items() if targets & COMPILED_MODULES and name != SEAM
+    }
+    assert not importers, f"only {SEAM} imports {COMPILED_MODULES}: {importers}"
+    assert GRAPH[SEAM] >= COMPILED_MODULES
+
+
+def _names_the_switch(path: Path) -> bool:
+    """Does the code of ``path`` (not its docstrings or comments) name the switch?"""
+    return any(
+        isinstance(node, ast.Constant) and node.value == "URIKIT_NO_EXTENSIONS"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    )
+
+
+def test_only_the_seam_reads_the_switch() -> None:
+    readers = {name for name, path in MODULES.items() if _names_the_switch(path)}
+    assert SEAM in readers
+    assert readers == {SEAM}, f"only {SEAM} reads URIKIT_NO_EXTENSIONS: {readers}"
+
+
+def test_no_module_shares_its_name_with_a_function_of_the_package() -> None:
+    functions = {name for name in urikit.__all__ if inspect.isfunction(getattr(urikit, name, None))}
+    functions |= {name for name, value in vars(urikit).items() if inspect.isfunction(value)}
+    modules = {name.split(".")[1] for name in MODULES if name.count(".") >= 1}
+    assert "resolve" in functions and "normalize" in functions
+    assert not functions & modules, f"modules named like functions of urikit: {functions & modules}"
+    assert isinstance(urikit, types.ModuleType) and type(urikit) is types.ModuleType

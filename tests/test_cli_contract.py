@@ -94,10 +94,12 @@ VARIANTS: list[tuple[list[str], list[str], str | None]] = [
     (["to-path", "--flavor", "windows"], ["file:///C:/Windows", "file://srv/share/x"], "path"),
     (["compare"], ["http://a/\thttp://a/", "\t", "HTTP://a:80\thttp://a/"], "rung"),
     (["redirect-check", "--allow", "example.com"], ["/account", "", "https://example.com/"], None),
+    (["site"], [*VALID_URIS, "http://\u98df\u72ee.\u516c\u53f8.cn/"], None),
+    (["site", "--host", "--icann-only"], ["example.co.uk", "", "a b", "[::1]"], None),
 ]
 
 #: Subcommands that do not read one URI per line, each with its own test below.
-OTHER_COMMANDS = {"extract", "links", "query", "data", "inspect"}
+OTHER_COMMANDS = {"extract", "links", "query", "data", "inspect", "template"}
 
 
 def urikit(
@@ -287,6 +289,9 @@ def test_one_human_record_per_line(argv: list[str], valid: list[str], field: str
             ]  # fmt: skip
         elif argv[0] == "validate":
             assert record == ["valid: " + escaped(data["input"])]
+        elif argv[0] == "site":
+            columns = ("registrable_domain", "public_suffix", "section")
+            assert record == ["\t".join(escaped(data[key] or "-") for key in columns)]
         else:
             assert field is not None
             # one line: the result, as --json gives it (a path quoted when it must be)

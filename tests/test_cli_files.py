@@ -293,6 +293,10 @@ def test_an_output_table_holds_the_json_records(
     assert (out, err) == ("", "")
     assert got_status == status
     table = pq.read_table(target)
+    # The input's other column, n, is kept beside the records, with its type.
+    assert table.schema.field("n").type == pa.int64()
+    assert table.column("n").to_pylist() == list(range(len(ROWS)))
+    table = table.drop_columns(["n"])
     columns = table.column_names
     assert columns[:2] == ["input", "ok"]
     assert columns[-4:] == ["error", "error_position", "error_rule", "error_message"]
@@ -487,18 +491,25 @@ def test_usage_errors(
 def test_a_file_damaged_past_its_first_block_is_one_message(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The records of the rows before the damage are written; then one line, status 2."""
-    rows = 500_000  # past the reader's first block of 4 MiB
+    """Standard output gets the records of the rows before the damage, then one line on
+    standard error, status 2; an output file is left as it was, since the run did not
+    complete."""
+    rows = 300_000  # past the reader's first chunks
     source = tmp_path / "damaged.csv"
     source.write_bytes(b"url\n" + b"http://a/\n" * rows + b"x,y,z\n")
-    out = tmp_path / "out.txt"
-    argv = ["validate", "--input", str(source), "--column", "url", "--output", str(out)]
-    status, printed, err = run_main(capsys, monkeypatch, [*argv, "--jobs", "1"])
-    assert (status, printed) == (2, "")
+    argv = ["validate", "--input", str(source), "--column", "url", "--jobs", "1"]
+    status, printed, err = run_main(capsys, monkeypatch, argv)
+    assert status == 2
     assert err.startswith("urikit validate: cannot read ") and err.count("\n") == 1, err
     assert "as CSV past row" in err
-    written = out.read_text(encoding="utf-8").splitlines()
+    written = printed.splitlines()
     assert 0 < len(written) <= rows and set(written) == {"valid: http://a/"}
+    out = tmp_path / "out.txt"
+    out.write_bytes(b"the old records\n")
+    status, printed, err = run_main(capsys, monkeypatch, [*argv, "--output", str(out)])
+    assert (status, printed) == (2, "") and "as CSV past row" in err
+    assert out.read_bytes() == b"the old records\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.csv", "out.txt"]
 
 
 def test_an_output_that_cannot_be_written_is_status_3(
@@ -565,7 +576,12 @@ def peak_kib(argv: list[str]) -> int:
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB is Linux's")
 @pytest.mark.parametrize(
     ("kind", "options"),
-    [("lines", ["--jobs", "1"]), ("parquet", ["--jobs", "2", "--output", "out.parquet"])],
+    [
+        ("lines", ["--jobs", "1"]),
+        ("parquet", ["--jobs", "2", "--output", "out.parquet"]),
+        ("csv", ["--jobs", "1", "--output", "out.parquet"]),
+        ("jsonl", ["--jobs", "2", "--output", "out.csv"]),
+    ],
 )
 def test_peak_memory_is_flat_in_the_input_size(
     tmp_path: Path, kind: str, options: list[str]

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from test_cli_contract import json_records, subcommands, urikit
 
+from urikit import URI, URIError
+
 BIN = str(Path(sys.executable).parent)
 
 
@@ -142,7 +144,7 @@ def test_error_modes(command: list[str], json_mode: bool) -> None:
     data = b"\n".join(LINES) + b"\n"
     argv = [*command, *(["--json"] if json_mode else [])]
     if command == ["from-path"]:
-        data = b"/a\nrel\n/b\n\xff\n/c\x00d\n/e\n"
+        data = b"/a\n/r\x00l\n/b\n\xff\n/c\x00d\n/e\n"
     inline = urikit([*argv, "--errors", "inline"], data)
     assert inline.returncode == 1 and inline.stderr == b""
     assert inline.stdout.count(b"\n") == len(LINES)  # one line per input, errors too
@@ -249,10 +251,38 @@ def test_results_keep_their_password() -> None:
     assert record["normalized"] == "http://user:hunter2@h/"
 
 
-def test_a_masked_error_keeps_its_position() -> None:
-    (record,) = json_records(urikit(["validate", "--json"], b"http://u:hunter2@h b/").stdout)
-    assert record["input"] == "http://u:***@h b/"
-    assert record["input"][record["error"]["position"]] == " "
+def test_a_masked_error_counts_in_the_input_as_given() -> None:
+    """Masking a password changes what is shown, never the position (issue: 14 against 23)."""
+    text = "http://u:longpassword@a b/"
+    assert uri_error_position(text) == 23
+    (record,) = json_records(urikit(["validate", "--json"], text.encode()).stdout)
+    assert record["input"] == "http://u:***@a b/"
+    assert record["error"]["position"] == 23 and text[23] == " "
+    assert record["error"]["message"].startswith("U+0020 at position 23 in host: ")
+    assert "\n" not in record["error"]["message"]
+    line = urikit(["validate"], text.encode()).stdout.decode()
+    assert line.split("\t")[:3] == ["error: http://u:***@a b/", "23", "host"]
+    stderr = urikit(["validate", "--errors", "stderr"], text.encode()).stderr.decode()
+    assert "at position 23 in host" in stderr and "longpassword" not in stderr
+    # The caret is drawn under the text as shown: under the space after "***@a".
+    shown, caret = stderr.splitlines()[-2:]
+    assert shown.strip() == "http://u:***@a b/" and shown[caret.index("^")] == " "
+
+
+def test_an_error_inside_the_password_does_not_show_its_character() -> None:
+    text = "http://u:pa%zzss@h/"
+    (record,) = json_records(urikit(["validate", "--json"], text.encode()).stdout)
+    assert record["error"]["position"] == uri_error_position(text) == 12
+    assert record["error"]["message"].startswith("a character of the password at position 12")
+    assert "zz" not in json.dumps(record)
+
+
+def uri_error_position(text: str) -> int | None:
+    try:
+        URI(text)
+    except URIError as exc:
+        return exc.position
+    return None
 
 
 # --- to-path, from-path, --fail-on ---------------------------------------------------------------
@@ -280,7 +310,7 @@ def test_from_path_errors_show_the_input() -> None:
         urikit(["from-path", "--json", "--flavor", "posix"], b"a//b/./c\x00d").stdout
     )
     assert record["input"] == "a//b/./c\x00d"
-    assert "a//b/./c" in record["error"]["message"]
+    assert record["error"]["message"].startswith("U+0000 at position 8 ")
     assert record["error"]["position"] == 8
 
 

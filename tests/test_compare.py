@@ -13,7 +13,7 @@ from strategies import iri_references, uri_references
 
 from urikit import IRI, URI, URIError, normalize
 from urikit.compare import RUNGS, comparison_rung, equivalent
-from urikit.normalize import LEVELS
+from urikit.normalization import LEVELS
 from urikit.protocol_steps import TRACKING_PARAMS
 
 HERE = Path(__file__).parent

@@ -1,8 +1,8 @@
 """The compiled core and pure Python, side by side: the same answers for every input.
 
-Two copies of urikit are loaded next to the one under test, from the same files: one
-with ``URIKIT_NO_EXTENSIONS=1`` (its references are stored by ``_store.PureStore`` over
-the grammar's ``re.Match``, the reference implementation) and one without (stored by
+Two copies of urikit are loaded next to the one under test (``backends.py``): one with
+``URIKIT_NO_EXTENSIONS=1`` (its references are stored by ``_store.PureStore`` over the
+grammar's ``re.Match``, the reference implementation) and one without (stored by
 ``_speedups.Reference``).  Every observation below (validity; components, spans and
 derived properties; the error's position, rule and message; resolution both ways;
 normalization; pickling) must be the same on both, for generated references, the real
@@ -15,7 +15,6 @@ is set; then they fail, as does ``test_the_extension_is_used``.
 from __future__ import annotations
 
 import gc
-import importlib.util
 import inspect
 import os
 import pickle
@@ -28,18 +27,18 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from backends import COMPILED, PURE, REQUIRED, needs_extension
 from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import authority_text, grammar_text, iri_references, uri_references
 from test_speedups import MUTATION_ALPHABET, mutate
 
 import urikit
-from urikit import _store
+from urikit import _seam, _store
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(urikit.__file__).resolve().parent
 URLS = ROOT / "bench" / "urls.txt"
-REQUIRED = os.environ.get("URIKIT_REQUIRE_EXTENSION") == "1"
 SWITCHED_OFF = os.environ.get("URIKIT_NO_EXTENSIONS", "") not in ("", "0")
 
 COMPONENTS = ("scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment")
@@ -53,34 +52,6 @@ BASES = (
 REFERENCES = ("g", "../g", "./g/.", "?y", "#s", "//h/p", "/x/../y", "", "..", "g:h", "%7E")
 
 
-def _load_copy(name: str, pure: bool) -> ModuleType:
-    """A fresh copy of urikit under ``name``, its store chosen by ``pure`` at import."""
-    saved = os.environ.get("URIKIT_NO_EXTENSIONS")
-    os.environ["URIKIT_NO_EXTENSIONS"] = "1" if pure else ""
-    try:
-        spec = importlib.util.spec_from_file_location(
-            name, PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)]
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    finally:
-        if saved is None:
-            del os.environ["URIKIT_NO_EXTENSIONS"]
-        else:
-            os.environ["URIKIT_NO_EXTENSIONS"] = saved
-    return module
-
-
-PURE = _load_copy("urikit_pure_twin", pure=True)
-COMPILED = _load_copy("urikit_compiled_twin", pure=False)
-
-needs_extension = pytest.mark.skipif(
-    not COMPILED.compiled and not REQUIRED, reason="urikit._speedups is not built"
-)
-
-
 # --- the switch and the flag --------------------------------------------------------------
 
 
@@ -91,7 +62,7 @@ def test_the_flag_says_which_store() -> None:
     assert PURE.URI.__mro__[2] is PURE._store.PureStore
     expected = COMPILED._store.PureStore if not COMPILED.compiled else COMPILED._speedups.Reference
     assert COMPILED.URI.__mro__[2] is expected
-    assert urikit.compiled is (_store.Store is not _store.PureStore)
+    assert urikit.compiled is (_seam.Store is not _store.PureStore)
 
 
 def test_the_extension_is_used() -> None:
@@ -106,10 +77,12 @@ def test_the_extension_is_used() -> None:
     )
 
 
-def _run(code: str, switched_off: bool) -> str:
+def _run(code: str, switched_off: bool | str) -> str:
+    """What ``code`` prints in a fresh interpreter, the switch set to "1" (``True``),
+    unset (``False``) or to the value given."""
     env = {k: v for k, v in os.environ.items() if k != "URIKIT_NO_EXTENSIONS"}
-    if switched_off:
-        env["URIKIT_NO_EXTENSIONS"] = "1"
+    if switched_off is not False:
+        env["URIKIT_NO_EXTENSIONS"] = "1" if switched_off is True else switched_off
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
@@ -117,9 +90,15 @@ def _run(code: str, switched_off: bool) -> str:
 
 
 def test_the_environment_switch() -> None:
+    """The one rule of the seam: URIKIT_NO_EXTENSIONS set to anything other than "" or
+    "0" means pure Python."""
     code = "import urikit; print(urikit.compiled)"
     assert _run(code, switched_off=True) == "False"
     assert _run(code, switched_off=False) == str(COMPILED.compiled)
+    for value in ("", "0"):
+        assert _run(code, switched_off=value) == str(COMPILED.compiled), value
+    for value in ("yes", "true", "00", " "):
+        assert _run(code, switched_off=value) == "False", value
 
 
 def test_version_names_the_core() -> None:

@@ -2,8 +2,8 @@
 
 ``urikit._speedups`` resolves (RFC 3986 §5.2.2-§5.2.4), normalizes (§6.2.2, §6.2.3),
 removes dot-segments (§5.2.4) and percent-encodes and decodes (§2.1) over the spans of
-its scanner.  Each must give the answer of the plain code in ``resolve.py``,
-``normalize.py`` and ``percent.py`` (the pure twin of ``test_compiled.py``), build the
+its scanner.  Each must give the answer of the plain code in ``resolution.py``,
+``normalization.py`` and ``percent.py`` (the pure twin of ``test_compiled.py``), build the
 value with the spans a scan of its text gives, and answer ``None`` (the readable path
 then answers) only where it says it would.  The inputs: the examples of RFC 3986 §5.4
 verbatim and the literal transcription of §5.2 (``rfc3986_oracle``), generated
@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 import rfc3986_oracle as oracle
+from backends import PURE
 from hypothesis import example, given
 from hypothesis import strategies as st
 from linear import assert_linear
@@ -34,15 +35,14 @@ from strategies import (
     pct_encoded,
     uri_references,
 )
-from test_compiled import PURE
 from test_resolve import ABNORMAL_EXAMPLES, BASE, NORMAL_EXAMPLES, expected_text
 from test_speedups import MUTATION_ALPHABET, mutate
 
-from urikit import _fast
+from urikit import _seam
 from urikit.components import split
 from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
-from urikit.normalize import normalize as normalize_parts
-from urikit.resolve import remove_dot_segments, transform_references
+from urikit.normalization import normalize as normalize_parts
+from urikit.resolution import remove_dot_segments, transform_references
 from urikit.schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def _classes() -> tuple[type, type]:
 
 
 URI_REF, IRI_REF = _classes()
-CODES = _fast.scheme_codes(DEFAULT_REGISTRY)
+CODES = _seam.scheme_codes(DEFAULT_REGISTRY)
 
 
 def _spans(ref: Any) -> tuple[int, ...]:
@@ -222,14 +222,14 @@ LEVELS = ("syntax", "scheme")
 def check_normalize(
     text: str, registry: SchemeRegistry = DEFAULT_REGISTRY, iri: bool = False
 ) -> list[str | None]:
-    """The compiled normal forms of ``text`` at both levels, held to normalize.normalize."""
+    """The compiled normal forms of ``text`` at both levels, held to normalization.normalize."""
     s = _ops()
     cls, grammar = (IRI_REF, IRI_GRAMMAR) if iri else (URI_REF, URI_GRAMMAR)
-    codes = _fast.scheme_codes(registry)
+    codes = _seam.scheme_codes(registry)
     answers: list[str | None] = []
     for level in LEVELS:
         got = s.normalize(cls, text, codes if level == "scheme" else None)
-        via = s.normalize_in(registry, codes, _fast.scheme_codes, cls, text, level, registry)
+        via = s.normalize_in(registry, codes, _seam.scheme_codes, cls, text, level, registry)
         assert (got is None) == (via is None) and (got is None or got._text == via._text)
         answers.append(None if got is None else got._text)
         if s.scan(text, iri) is None:
@@ -492,7 +492,7 @@ def test_arguments() -> None:
     assert s.resolve(None, "http://a", "b c", True) is None
     assert s.normalize(None, "http://a b", CODES) is None
     assert (
-        s.normalize_in(DEFAULT_REGISTRY, CODES, _fast.scheme_codes, None, "a:b", "x", None) is None
+        s.normalize_in(DEFAULT_REGISTRY, CODES, _seam.scheme_codes, None, "a:b", "x", None) is None
     )
     assert s.percent_decode("\ud800%41") is None
     assert s.percent_encode("\ud800", bytes(128), False) is None

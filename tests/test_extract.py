@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from urikit.cli import main
 from urikit.errors import URIError
 from urikit.schemes import DEFAULT_REGISTRY
-from urikit.text.extract import SUFFIX_TLDS, Match, extract
+from urikit.text.extract import Match, extract
 from urikit.text.repairs import repair
 from urikit.uri import URI
 
@@ -357,9 +357,58 @@ def test_not_suffix_references(text: str) -> None:
     assert found(text, suffix=True) == []
 
 
-def test_suffix_tlds_are_generic() -> None:
-    assert {"com", "org", "net"} <= SUFFIX_TLDS
-    assert not {"py", "md", "sh", "rs"} & SUFFIX_TLDS
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # issue 29.4: the Public Suffix List's ICANN section, not nine top-level domains
+        ("bbc.co.uk", ["http://bbc.co.uk"]),
+        ("news.bbc.co.uk/sport", ["http://news.bbc.co.uk/sport"]),
+        ("example.museum and example.co.za", ["http://example.museum", "http://example.co.za"]),
+        ("shop.example.com.au.", ["http://shop.example.com.au"]),
+        ("example.xn--p1ai/", ["http://example.xn--p1ai/"]),  # an A-label of the list (рф)
+        ("xn--bcher-kva.de/buch", ["http://xn--bcher-kva.de/buch"]),
+        ("photo.zip", ["http://photo.zip"]),  # a generic top-level domain is a domain
+        ("a." * 125 + "com", ["http://" + "a." * 125 + "com"]),  # 253 characters
+        # a private suffix is a host of its ICANN suffix (io), and no file name ends in it
+        ("github.io and user.github.io", ["http://github.io", "http://user.github.io"]),
+        # a country code as the whole public suffix: with "www." or a path only
+        ("heise.de/newsticker", ["http://heise.de/newsticker"]),
+        ("www.heise.de", ["http://www.heise.de"]),
+        ("www.example.io:8443/x", ["http://www.example.io:8443/x"]),
+    ],
+)
+def test_suffix_references_by_the_public_suffix_list(text: str, expected: list[str]) -> None:
+    assert found(text, suffix=True) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "example.de",  # a country code alone: as setup.py is
+        "see example.io, today",
+        "main.rs:42",  # a file and a line, not a port
+        "Makefile.in configure.ac main.cc rules.mk main.tf",
+        "README.md#install",
+        "co.uk",  # a public suffix is no registrable domain
+        "foo.ck",  # *.ck: a public suffix by a wildcard rule
+        "a.b.unlisted",  # the implicit rule of a top-level domain the list does not name
+        "www.example.local",
+        "john.doe",
+        "Example.COM",  # the last label in lower case, unless "www."
+        "a." * 127 + "com",  # 257 characters: no domain name (RFC 1035 §2.3.4)
+    ],
+)
+def test_not_suffix_references_by_the_public_suffix_list(text: str) -> None:
+    assert found(text, suffix=True) == []
+
+
+def test_no_hand_kept_list_of_top_level_domains() -> None:
+    # one source remains for what a domain is: urikit.sites
+    import urikit.security.checks
+    import urikit.text.extract
+
+    for module in (urikit.text.extract, urikit.security.checks):
+        assert not [name for name in vars(module) if "TLDS" in name and "RESERVED" not in name]
 
 
 def test_bad_default_scheme() -> None:
@@ -602,3 +651,26 @@ def test_repairs_are_lenients_moved_into_the_document(candidate: str, shift: int
         for v in expected.reports
     ]
     assert all(r.repaired for r in reports)
+
+
+def test_the_suffix_lookup_is_the_list_read_plainly() -> None:
+    # _icann_suffix asks the compiled lookup and one question per top-level domain; it is
+    # held to lookup() (the rule that prevails, its section) on names made of every rule
+    from pathlib import Path
+
+    from urikit.sites import lookup
+    from urikit.text.extract import _icann_suffix
+
+    def plain(name: str) -> str | None:
+        found = lookup(name, private=False)
+        if found is None or found.implicit or found.registrable_domain is None:
+            return None
+        return found.public_suffix
+
+    dat = Path(__file__).resolve().parent.parent / "src" / "urikit" / "sites"
+    names = {"a.notatld", "notatld", "a.b.c", "x.ck", "www.ck", "a.www.ck", "a.kawasaki.jp"}
+    for line in (dat / "public_suffix_list.dat").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("//"):
+            rule = line.lstrip("!").replace("*", "x")
+            names.update((rule, "a." + rule, "www.a." + rule))
+    assert [name for name in sorted(names) if _icann_suffix(name) != plain(name)] == []

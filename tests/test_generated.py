@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import get_args
 
 import pytest
 
-from urikit import IRI, URI, _contracts, lenient, types, validate
+from urikit import IRI, URI, _contracts, _seam, lenient, types, validate
 from urikit._contracts import ColumnOperation, ColumnOutput, Group
 from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
 
@@ -60,9 +61,19 @@ def test_scheme_data_is_current() -> None:
     assert gen.render(source) == generated, "stale: run python tools/gen_schemes.py"
 
 
+#: The generators whose files other test modules hold to them.
+CHECKED_ELSEWHERE = {
+    "gen_psl": "tests/test_sites_lookup.py",
+    "gen_uts46": "tests/test_uts46.py",
+    "gen_encoding_data": "tests/test_html_encodings.py",
+}
+
+
 def test_every_generator_is_checked() -> None:
     generators = {path.stem for path in (ROOT / "tools").glob("gen_*.py")}
-    assert generators == {"gen_contracts", "gen_tables", "gen_schemes"}
+    assert generators == {"gen_contracts", "gen_tables", "gen_schemes", *CHECKED_ELSEWHERE}
+    for tool, test in CHECKED_ELSEWHERE.items():
+        assert f"{tool}" in (ROOT / test).read_text(encoding="utf-8")
 
 
 # --- the contracts, read on both sides -----------------------------------------------
@@ -95,17 +106,28 @@ def test_host_types_are_the_literal_type() -> None:
     assert [URI(hosts[name]).host_type for name in _contracts.HOST_TYPES] == list(hosts)
 
 
+def _is_valid_str(text: object, rule: str) -> bool:
+    return validate.is_valid(str(text), rule)
+
+
 def test_scanned_rules_are_the_validators() -> None:
-    assert validate._SCANNED is _contracts.SCANNED_RULES
+    # The compiled validator decides these rules from one scan (UK_SCANNED_RULE_TABLE);
+    # every answer must be the grammar's, on either path.
     for rule, (iri, needs_scheme, no_fragment, no_scheme) in _contracts.SCANNED_RULES.items():
         assert validate.is_valid("s:p", rule) == (not no_scheme)
         assert validate.is_valid("p", rule) == (not needs_scheme)
         assert validate.is_valid("s:p#f", rule) == (not no_fragment and not no_scheme)
         assert validate.is_valid("s:\u00e9", rule) == (iri and not no_scheme)
+        # The one-argument form of JSON Schema's formats: the same answers from one scan,
+        # and anything but a str left to the fallback.
+        conforms = _seam.Store._rule_validator(rule, partial(_is_valid_str, rule=rule))
+        for text in ("s:p", "p", "s:p#f", "s:\u00e9", "a b"):
+            assert conforms(text) == validate.is_valid(text, rule)
+        assert conforms(12) == validate.is_valid("12", rule)
 
 
 def test_lenient_codes_are_the_reports_of_the_repairs() -> None:
-    assert lenient._ENCODE_CODES is _contracts.LENIENT_CODES
+    assert _seam._ENCODE_CODES is _contracts.LENIENT_CODES
     assert set(_contracts.LENIENT_CODES) <= set(lenient.SEVERITIES)
     # One body with one repair of each code, in the order of the codes (RFC 3986 §2.1,
     # §3.2.2, §3.5, Appendix C; RFC 3987 §4.1): each report names its code.
@@ -129,10 +151,10 @@ def test_lenient_codes_are_the_reports_of_the_repairs() -> None:
 
 
 def test_scheme_codes_are_the_layout() -> None:
-    from urikit import _fast
+    from urikit import _seam
     from urikit.schemes import DEFAULT_REGISTRY
 
-    codes = _fast.scheme_codes(DEFAULT_REGISTRY)
+    codes = _seam.scheme_codes(DEFAULT_REGISTRY)
     shift = _contracts.SCHEME_PORT_SHIFT
     assert codes["http"] >> shift == 80 + 1
     assert codes["http"] & _contracts.SCHEME_EMPTY_PATH_IS_ROOT

@@ -62,12 +62,31 @@ def hrefs(html: str) -> list[str]:
         ("<noembed><a href=no></noembed><noframes><a href=no></noframes><a href=19>", ["19"]),
         ("<plaintext></plaintext><a href=no>", []),
         ("<title><a href=no>", []),
-        # scripting disabled, as for a crawler: <noscript> holds markup
-        ("<noscript><a href=20></noscript>", ["20"]),
+        # scripting enabled, as in browsers: <noscript> holds raw text
+        ("<noscript><a href=20></noscript><a href=21>", ["21"]),
+        ("<NOSCRIPT><a href=20></noscript ><a href=21>", ["21"]),
+        ("<noscript><style></noscript><a href=22>", ["22"]),
     ],
 )
 def test_tokenization(html: str, expected: list[str]) -> None:
     assert hrefs(html) == expected
+
+
+@pytest.mark.parametrize(
+    ("html", "scripting", "expected"),
+    [
+        ("<noscript><a href=1></noscript><a href=2>", True, ["2"]),
+        ("<noscript><a href=1></noscript><a href=2>", False, ["1", "2"]),
+        # HTML §13.2.6.4.7: with scripting, <noscript> is raw text, so <style> inside is text
+        ("<noscript><style></noscript><a href=3>", True, ["3"]),
+        ("<noscript><style></noscript><a href=3>", False, []),
+        # foreign content has no raw text elements
+        ("<svg><noscript><a href=4></noscript></svg>", True, ["4"]),
+    ],
+)
+def test_the_scripting_flag(html: str, scripting: bool, expected: list[str]) -> None:
+    tags = start_tags(html, scripting=scripting)
+    assert [t.attributes["href"] for t in tags if "href" in t.attributes] == expected
 
 
 @pytest.mark.parametrize(
@@ -228,11 +247,11 @@ def test_the_prescan_reads_only_the_first_1024_bytes() -> None:
     late = b" " * 1024 + b"<meta charset=utf-8>\xc3\xa9"
     assert decode_html(late).endswith("\u00c3\u00a9")
     assert prescan(b"<meta charset=koi8-r>") == "koi8-r"
-    assert prescan(b"<meta http-equiv=content-type content=\"charset='shift_jis'\">") == "cp932"
+    assert prescan(b"<meta http-equiv=content-type content=\"charset='sjis'\">") == "shift_jis"
 
 
 def test_labels() -> None:
-    assert encoding_for_label(" Latin1\n") == "cp1252"
+    assert encoding_for_label(" Latin1\n") == "windows-1252"
     assert encoding_for_label("utf8") == "utf-8"
     assert encoding_for_label("utf-7") is None
     assert decode_html(b"<meta charset=iso-2022-kr><a href=x>") == "\ufffd"

@@ -4,6 +4,7 @@ command, and the page in headless Chromium (skipped when /usr/bin/chromium is ab
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from urikit.cli._inspection import inspect
+from urikit.cli._inspection import inspect, plural
 from urikit.cli._inspector import MAX_BODY, Server, make_server, serve_in_thread
 
 RFC_EXAMPLE = "foo://user@example.com:8042/over/there?name=ferret#nose"
@@ -108,6 +109,36 @@ def test_findings_and_parser_disagreements() -> None:
     for finding in result["findings"]:
         start, end = finding["span"]
         assert finding["excerpt"]["mark"] == result["input"][start:end]
+
+
+def test_the_whatwg_parser_reads_against_the_base() -> None:
+    """With a base, each column reads the target: the WHATWG parser reads the reference
+    against the base (a basic URL parser with a base URL)."""
+    parsers = inspect("../g", BASE)["parsers"]
+    assert parsers["failures"] == [None, None, None]
+    assert parsers["against"] == "http://a/b/g"
+    rows = {row["component"]: row["values"] for row in parsers["rows"]}
+    assert rows["path"] == ["/b/g", "/b/g", "/b/g"] and rows["host"] == ["a", "a", "a"]
+    assert inspect("../g", "http://[")["parsers"]["failures"][2] is not None  # a bad base
+
+
+def test_an_iri_shows_its_uri_and_its_idna_host() -> None:
+    result = inspect("http://例え.jp/パス")
+    assert result["kind"] == "iri"
+    assert result["mapping"] == {
+        "uri": "http://%E4%BE%8B%E3%81%88.jp/%E3%83%91%E3%82%B9",  # RFC 3987 §3.1
+        "idna": "http://xn--r8jz45g.jp/%E3%83%91%E3%82%B9",
+        "idna_host": "xn--r8jz45g.jp",
+    }
+    assert inspect("http://a/é")["mapping"] == {"uri": "http://a/%C3%A9"}
+    assert "idna_error" in inspect("http://a_é.com/")["mapping"]
+    assert "mapping" not in inspect("http://a/")
+
+
+def test_counts_are_singular_or_plural() -> None:
+    rest = inspect("http://h/" + "a/" * 400)["pieces"][-1]
+    assert rest["kind"] == "rest" and rest["label"].endswith(" more pieces")
+    assert plural(1, "more piece") == "1 more piece" and plural(2, "segment") == "2 segments"
 
 
 def test_a_parser_that_refuses_the_text_says_so() -> None:
@@ -219,22 +250,40 @@ def test_refuses_a_body_over_the_limit(server: Server) -> None:
 
 @pytest.mark.parametrize(
     ("method", "path", "status"),
-    [("GET", "/api/inspect", 404), ("GET", "/../etc/passwd", 404), ("POST", "/", 404),
-     ("GET", "/inspector/index.html", 404), ("DELETE", "/", 405)],
+    [("GET", "/api/inspect", 405), ("HEAD", "/api/inspect", 405), ("PUT", "/api/inspect", 405),
+     ("GET", "/../etc/passwd", 404), ("POST", "/", 405), ("POST", "/api/initial", 405),
+     ("GET", "/inspector/index.html", 404), ("DELETE", "/", 405), ("DELETE", "/x", 404)],
 )  # fmt: skip
 def test_refuses_other_paths_and_methods(
     server: Server, method: str, path: str, status: int
 ) -> None:
     body = b"{}" if method == "POST" else None
-    assert request(server, method, path, body)[0] == status
+    got, headers, _ = request(server, method, path, body)
+    assert got == status
+    if status == 405:  # RFC 9110 §15.5.6: the methods the path answers
+        assert headers["Allow"] == ("POST" if path == "/api/inspect" else "GET, HEAD")
 
 
 @pytest.mark.parametrize(
-    "body", [b"{", b"[]", b'{"uri": 1}', b'{"uri": "x", "base": null}', b'{"url": "x"}', b"\xff"]
+    "body", [b"{", b"[]", b'{"uri": 1}', b'{"uri": "x", "base": 1}', b'{"url": "x"}', b"\xff"]
 )
 def test_refuses_bad_json(server: Server, body: bytes) -> None:
     status, _, answer = request(server, "POST", "/api/inspect", body)
     assert status == 400 and "error" in json.loads(answer)
+
+
+def test_null_is_an_absent_base_or_other(server: Server) -> None:
+    status, answer = ask(server, {"uri": "../g", "base": None, "other": None})
+    assert status == 200 and "resolution" not in answer and "comparison" not in answer
+
+
+def test_the_initial_inputs_are_served(server: Server) -> None:
+    status, headers, body = request(server, "GET", "/api/initial")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    assert json.loads(body) == {"uri": "", "base": "", "other": ""}
+    given = make_server(0, {"uri": "http://u:pw@h/", "base": None})  # type: ignore[dict-item]
+    assert given.initial == {"uri": "http://u:pw@h/", "base": "", "other": ""}
+    given.server_close()
 
 
 def test_refuses_another_media_type(server: Server) -> None:
@@ -307,6 +356,33 @@ def test_serves_until_interrupted() -> None:
         process.communicate(timeout=60)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_a_password_stays_out_of_the_printed_address() -> None:
+    """The page gets an input that holds a password from the server, not the address."""
+    command = [sys.executable, "-m", "urikit", "inspect", "http://u:hunter2@h/", "--base", BASE]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_interrupt
+    )
+    try:
+        assert process.stdout is not None
+        address = process.stdout.readline().decode().strip()
+        parts = urlsplit(address)
+        assert (
+            "hunter2" not in address and parts.fragment == "base=http%3A%2F%2Fa%2Fb%2Fc%2Fd%3Bp%3Fq"
+        )
+        connection = http.client.HTTPConnection("127.0.0.1", parts.port, timeout=60)
+        connection.request("GET", "/api/initial")
+        initial = json.loads(connection.getresponse().read())
+        connection.close()
+        assert initial == {"uri": "http://u:hunter2@h/", "base": BASE, "other": ""}
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=60)
+
+
 # --- the page in Chromium -----------------------------------------------------------------------
 
 
@@ -336,9 +412,13 @@ def browser() -> Iterator[Any]:
     playwright.stop()
 
 
-@pytest.fixture()
-def page(browser: Any, server: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+#: A desktop's width, and a phone's.
+WIDTHS = [1100, 390]
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda width: f"{width}px")
+def page(browser: Any, server: Server, request: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": request.param, "height": 900})
     context.set_default_timeout(30000)
     page = context.new_page()
     errors: list[str] = []
@@ -366,7 +446,12 @@ def fill(page: Any, uri: str, base: str = "", other: str = "") -> None:
 
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    width = page.viewport_size["width"]
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+
+
+def no_horizontal_overflow(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
 
 
 def texts(page: Any, selector: str) -> list[str]:
@@ -391,11 +476,101 @@ def test_page_draws_a_valid_uri(page: Any) -> None:
     assert "thére" in page.locator("#details").inner_text()
     assert texts(page, "#findings .code") == []
     assert page.locator("#parsers-table tbody tr").count() == 7
+    assert texts(page, "#details summary") == ["2 path segments", "1 query parameter"]
+    no_horizontal_overflow(page)
     screenshot(page, "valid")
     page.set_viewport_size({"width": 360, "height": 800})
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0
+    no_horizontal_overflow(page)
     screenshot(page, "narrow")
+
+
+#: The strip's elements in order, with their boxes and those of their texts and labels.
+STRIP = """() => [...document.querySelectorAll('#drawing > *')].map((node) => {
+  const box = (n) => { const r = n.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const text = node.querySelector('.text'), label = node.querySelector('.label');
+  return {box: box(node), text: text ? box(text) : null, label: label ? box(label) : null};
+})"""
+
+
+@pytestmark_browser
+def test_the_strip_has_no_gaps_and_labels_do_not_widen_parts(page: Any) -> None:
+    """Each part is as wide as its text, parts touch, and no two labels overlap."""
+    fill(page, "http://a/b?q#f")  # one-letter parts under long labels
+    strip = page.evaluate(STRIP)
+    assert len(strip) == 10  # http : // a / b ? q # f
+    for item in strip:
+        if item["text"] is not None:
+            assert abs(item["box"]["right"] - item["box"]["left"]
+                       - (item["text"]["right"] - item["text"]["left"])) < 0.5  # fmt: skip
+    for before, after in itertools.pairwise(strip):
+        if abs(before["box"]["top"] - after["box"]["top"]) < 1:  # on the same line
+            assert abs(after["box"]["left"] - before["box"]["right"]) < 0.5, (before, after)
+    labels = [item["label"] for item in strip if item["label"] is not None]
+    for n, one in enumerate(labels):
+        assert one["top"] >= strip[0]["box"]["bottom"]  # under the parts
+        for other in labels[n + 1 :]:
+            apart = (one["right"] <= other["left"] or other["right"] <= one["left"]
+                     or one["bottom"] <= other["top"] or other["bottom"] <= one["top"])  # fmt: skip
+            assert apart, (one, other)
+    no_horizontal_overflow(page)
+
+
+@pytestmark_browser
+def test_the_parsers_table_scrolls_within_its_card(page: Any) -> None:
+    fill(page, "http://evil.com\\@good.com/a/b?q=1")
+    width = page.viewport_size["width"]
+    found = page.evaluate("""() => {
+      const card = document.getElementById('parsers').getBoundingClientRect();
+      const scroll = document.querySelector('#parsers .scroll');
+      scroll.scrollLeft = scroll.scrollWidth;
+      const region = scroll.getBoundingClientRect();
+      const last = [...document.querySelectorAll('#parsers-table thead th')].pop()
+        .getBoundingClientRect();
+      return {card: [card.left, card.right], region: [region.left, region.right],
+              last: [last.left, last.right], wide: scroll.scrollWidth > scroll.clientWidth};
+    }""")
+    assert found["card"][0] >= 0 and found["card"][1] <= width
+    assert found["card"][0] <= found["region"][0] and found["region"][1] <= found["card"][1]
+    # Scrolled to its end, the table's last column is in view, inside the card.
+    assert found["region"][0] - 1 <= found["last"][0] and found["last"][1] <= found["region"][1] + 1
+    assert found["wide"] == (width < 600)
+    no_horizontal_overflow(page)
+
+
+@pytestmark_browser
+def test_the_page_counts_in_the_singular(page: Any) -> None:
+    fill(page, "http://h/a?q=1")
+    assert texts(page, "#details summary") == ["1 path segment", "1 query parameter"]
+
+
+@pytestmark_browser
+def test_an_iri_shows_its_uri_and_idna_host(page: Any) -> None:
+    fill(page, "http://例え.jp/パス")
+    mapping = page.locator("#mapping")
+    assert mapping.is_visible()
+    shown = mapping.inner_text()
+    assert "xn--r8jz45g.jp" in shown and "http://%E4%BE%8B%E3%81%88.jp/%E3%83%91%E3%82%B9" in shown
+    fill(page, "http://a/")
+    assert not page.locator("#mapping").is_visible()
+
+
+@pytestmark_browser
+def test_a_password_never_enters_the_address(page: Any) -> None:
+    """Decision: an input that holds a password is left out of the address (which the
+    browser keeps in its history), and the page says so; the others stay in it."""
+    fill(page, "http://user:hunter2@h/p", "http://a/b/", "http://h/")
+    address = page.url
+    assert "hunter2" not in address and "uri=" not in address
+    assert "base=" in urlsplit(address).fragment and "other=" in address
+    note = page.locator("#privacy")
+    assert note.is_visible() and "password" in note.inner_text()
+    history = page.evaluate("history.length")
+    fill(page, "http://h/p", "http://u:secret@a/", "")
+    assert "secret" not in page.url and "uri=" in page.url and "base=" not in page.url
+    assert page.evaluate("history.length") == history  # replaced, not pushed
+    fill(page, "http://u:@h/")  # an empty password is none
+    assert "uri=" in page.url and not page.locator("#privacy").is_visible()
 
 
 @pytestmark_browser
@@ -413,6 +588,9 @@ def test_page_shows_the_caret_under_an_error(page: Any) -> None:
 @pytestmark_browser
 def test_page_resolves_and_compares(page: Any) -> None:
     fill(page, "../g", BASE, "HTTP://A:80/b/./g")
+    whatwg = page.locator("#parsers-table tbody tr:nth-child(5) td:nth-child(4)")
+    assert whatwg.inner_text().strip() == "/b/g"  # the WHATWG reading against the base
+    assert page.locator("#parsers-table td.failed").count() == 0
     resolution = page.locator("#resolution")
     assert "http://a/b/g" in page.locator("#resolution .target").inner_text()
     assert "/b/c/../g" in resolution.inner_text()
@@ -441,6 +619,21 @@ def test_page_shows_findings_and_parser_disagreements(page: Any) -> None:
     assert page.locator("#out").get_attribute("data-state") == "valid"
     assert page.locator("#drawing .k-rest").count() == 1
     screenshot(page, "long")
+
+
+@pytestmark_browser
+def test_the_page_starts_with_the_inputs_of_the_command(browser: Any) -> None:
+    given = make_server(0, {"uri": "http://u:hunter2@h/", "base": BASE})
+    serve_in_thread(given)
+    page = browser.new_page()
+    try:
+        page.goto(own_origin(given) + "/#other=http%3A%2F%2Fh%2F")
+        shown_for(page, "http://u:hunter2@h/", BASE, "http://h/")
+        assert "hunter2" not in page.url and page.locator("#privacy").is_visible()
+    finally:
+        page.close()
+        given.shutdown()
+        given.server_close()
 
 
 @pytestmark_browser

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import re
-from importlib import import_module
+from types import ModuleType
 
 import pytest
+from backends import COMPILED, PURE
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import grammar_text, uri_references
 
 from urikit import IRI, URI, Repaired, Report, URIError
+from urikit.character_repairs import authority
 from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
 from urikit.lenient import MAX_REPORTS, repair, repair_runs, replaced
-
-#: The module (``urikit.lenient`` is also the name of a function).
-readings = import_module("urikit.lenient")
 
 CODES = {
     "surrounding-whitespace",
@@ -223,8 +222,9 @@ def test_replaced_on_the_examples_of_appendix_c() -> None:
 
 
 def _both(text: str, iri: bool) -> None:
-    """``repair`` (a pattern at a time, or one pass in C) and ``repair_runs`` (a match at
-    a time) agree; so do the compiled pass and the patterns, where the core is built."""
+    """``repair`` and ``repair_runs`` agree, and ``replaced`` says where they replaced
+    what; so do the compiled pass and the readable one (the seam of each copy), where the
+    core is built."""
     try:
         fast: object = repair(text, iri=iri)
     except URIError as error:
@@ -236,26 +236,28 @@ def _both(text: str, iri: bool) -> None:
     except URIError as error:
         slow = ("error", error.position, error.reason)
     assert fast == slow, text
-    if runs is not None:  # the pieces replaced, found in C with the compiled core
+    if runs is not None:
         assert _merged(replaced(text, iri=iri)) == _merged(runs), text
-    if readings._compiled_encode is not None and readings._SURROGATE.search(text) is None:
+    if COMPILED.compiled and not _SURROGATE.search(text):
         for delimited in (False, True):
-            assert _encoded(text, iri, delimited, compiled=True) == _encoded(
-                text, iri, delimited, compiled=False
-            ), (text, delimited)
+            compiled, pure = (_encoded(copy, text, iri, delimited) for copy in (COMPILED, PURE))
+            assert compiled[:2] == pure[:2], (text, delimited)
+            assert _merged(compiled[2]) == _merged(pure[2]), (text, delimited)
 
 
-def _encoded(text: str, iri: bool, delimited: bool, *, compiled: bool) -> tuple[str, list[Report]]:
-    """The character repairs of ``text`` (at offset 3), by the compiled pass or the patterns."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encoded(
+    copy: ModuleType, text: str, iri: bool, delimited: bool
+) -> tuple[str, list[Report], list[tuple[int, int, int]]]:
+    """The character repairs of ``text`` (at offset 3) by the seam of ``copy``, and where
+    they replace what."""
     grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
     reports: list[Report] = []
-    if compiled:
-        out = readings._encode_all(grammar, text, 3, delimited, reports)
-    else:
-        out = readings._encode_all_readable(
-            grammar, text, 3, delimited, reports, readings._authority(text)[1], text.find("#")
-        )
-    return out, reports
+    out = copy._seam.encode_forbidden(grammar, text, 3, delimited, reports)[0]
+    runs = copy._seam.forbidden_runs(grammar, text, 3, delimited, None)[0]
+    return out, reports, runs
 
 
 _PIECES = [
@@ -283,8 +285,8 @@ _PLAIN_AUTHORITY = re.compile(r"\A(?:[A-Za-z][A-Za-z0-9+\-.]*:)?//([^/?#]*)")
 def test_the_authority_is_found_as_the_pattern_finds_it(pieces: list[str]) -> None:
     text = "".join(pieces)
     plain = _PLAIN_AUTHORITY.match(text)
-    assert readings._authority(text) == (plain.span(1) if plain else (0, 0))
-    assert readings._authority("//" + text) == (2, 2 + len(re.split("[/?#]", text)[0]))
+    assert authority(text) == (plain.span(1) if plain else (0, 0))
+    assert authority("//" + text) == (2, 2 + len(re.split("[/?#]", text)[0]))
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=14), st.booleans(), st.booleans())

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import iri_references, known_scheme_references
 
 from urikit import IRI, URI, URIError, is_valid, normalize, resolve
-from urikit.normalize import LEVELS, normalize_percent_encoding
+from urikit.normalization import LEVELS, normalize_percent_encoding
 from urikit.protocol_steps import STEPS, TRACKING_PARAMS
 from urikit.schemes import DEFAULT_REGISTRY, Scheme
 

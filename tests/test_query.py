@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from strategies import queries
 
 from urikit import IRI, URI, URIError
+from urikit._shortcuts import set_as_written as _set_as_written
 from urikit.query import (
     MAX_PARAMS,
     MAX_QUERY_LENGTH,
     _encode_pairs,
-    _set_as_written,
     _set_in_pieces,
     add_query_param,
     encode_param,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from urikit import URI, URIError
-from urikit.security.redirect import is_safe_redirect, redirect_findings
+from urikit import IRI, URI, URIError
+from urikit.security.redirect import _UNJUDGED, is_safe_redirect, redirect_findings
 
 BASE = "https://example.com/login?next=x"
 
@@ -141,3 +143,41 @@ def test_a_bad_base_is_an_error() -> None:
         is_safe_redirect("/x", base="/relative")
     with pytest.raises(URIError):
         is_safe_redirect("/x", base="not a uri")
+
+
+# --- IRIs, as targets and bases: always a bool (issue 27.8) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "base", "safe"),
+    [
+        (IRI("https://ｅｘａｍｐｌｅ.com/"), BASE, True),  # UTS #46 maps it to example.com
+        (IRI("https://ｅｘａｍｐｌｅ.com/"), IRI(BASE), True),
+        (IRI("https://a%40b%40c／"), IRI(BASE), False),  # urlsplit refuses its NFKC form
+        (IRI("https://a%40b%40c／"), BASE, False),
+        (IRI("/café"), BASE, True),
+        (IRI("/café"), IRI("https://exämple.com/"), True),
+        (URI("/x"), IRI("https://exämple.com/"), True),
+        (IRI("https://évil.example/"), BASE, False),
+    ],
+)
+def test_iri_targets_and_bases_give_a_bool(target: IRI | URI, base: str | IRI, safe: bool) -> None:
+    assert is_safe_redirect(target, base=base) is safe
+    for finding in redirect_findings(target, base=base):
+        assert not finding.message.startswith(_UNJUDGED)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet="/:%@.?#ｅé／＠\u3002ｘa4b0c[]\\", max_size=20),
+    st.sampled_from(["https://", "http://", "//", "/", ""]),
+    st.sampled_from([BASE, IRI(BASE), URI(BASE), IRI("https://exämple.com/a")]),
+)
+def test_any_iri_target_is_judged(tail: str, head: str, base: str | IRI | URI) -> None:
+    try:
+        target = IRI(head + tail)
+    except URIError:
+        return
+    assert isinstance(is_safe_redirect(target, base=base), bool)
+    for finding in redirect_findings(target, base=base):
+        assert not finding.message.startswith(_UNJUDGED), finding.message

@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from urikit import IRI, URI, URIError, relativize, resolve
-from urikit.resolve import remove_dot_segments
+from urikit.resolution import remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"
 

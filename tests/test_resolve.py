@@ -13,7 +13,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urikit import IRI, URI, URIError, resolve
-from urikit.resolve import merge, remove_dot_segments
+from urikit.resolution import merge, remove_dot_segments
 
 BASE = "http://a/b/c/d;p?q"
 

@@ -34,11 +34,11 @@ def whatwg(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 # --- clean URIs give no findings -----------------------------------------------------
 
 # RFC 3986 §1.1.2, verbatim (but telnet://192.0.2.16:80/, which speaks telnet to
-# HTTP's port: see test_rfc3986_1_1_2_telnet_example_is_an_unusual_port).
+# HTTP's port, and ldap://[2001:db8::7]/..., whose documentation address is not
+# globally reachable: see the tests of these two below).
 RFC3986_1_1_2 = [
     "ftp://ftp.is.co.za/rfc/rfc1808.txt",
     "http://www.ietf.org/rfc/rfc2396.txt",
-    "ldap://[2001:db8::7]/c=GB?objectClass?one",
     "mailto:John.Doe@example.com",
     "news:comp.infosystems.www.servers.unix",
     "tel:+1-816-555-1212",
@@ -59,7 +59,7 @@ CLEAN = [
     "",
     "#frag",
     "//example.com/path",
-    "http://[2001:db8::1]:8080/",
+    "http://[2606:4700::1111]:8080/",
     "https://user@example.com/",
     "http://John.Doe@example.com/",
     "http://xn--bcher-kva.example/",  # bücher: Latin only
@@ -70,7 +70,6 @@ CLEAN = [
     "http://example.com/..",
     "file:///etc/hosts",
     "file://localhost/etc/hosts",
-    "http://192.0.2.1/",
     "http://8.8.8.8/",
     "http://example.com/?redirect=https%3A%2F%2Fexample.org%2F",
     "HTTP://EXAMPLE.COM/",  # case only: RFC 3986 §3.2.2, hosts are case-insensitive
@@ -78,7 +77,7 @@ CLEAN = [
     "http://xn--e1afmkfd.xn--p1ai/",  # пример.рф as A-labels
     "http://%C3%89T%C3%89.fr/",  # ÉTÉ: percent-encoded UTF-8 that only lower-cases
     "http+unix://%2Fvar%2Frun%2Fdocker.sock/info",  # a socket path, not a name
-    "tcp://192.0.2.1:2375",  # a transport scheme: any service's port
+    "tcp://93.184.215.14:2375",  # a transport scheme: any service's port
     "data:,A%20brief%20note",  # RFC 2397 §4
     "data:text/plain;charset=iso-8859-7,%be%e3%be",  # RFC 2397 §4, but valid triplets
     "data:application/octet-stream;base64,AAEC",
@@ -99,9 +98,25 @@ def test_clean_uris_give_no_findings(text: str, whatwg: str) -> None:
 
 
 def test_rfc3986_1_1_2_telnet_example_is_an_unusual_port() -> None:
-    (finding,) = audit("telnet://192.0.2.16:80/")
-    assert finding.code == "unusual-port"
-    assert "http" in finding.message
+    findings = {f.code: f for f in audit("telnet://192.0.2.16:80/")}
+    assert set(findings) == {"unusual-port", "internal-address"}
+    assert "http" in findings["unusual-port"].message
+
+
+@pytest.mark.parametrize(
+    ("text", "block"),
+    [
+        ("ldap://[2001:db8::7]/c=GB?objectClass?one", "2001:db8::/32, Documentation (RFC 3849)"),
+        ("telnet://192.0.2.16:80/", "192.0.2.0/24, Documentation (TEST-NET-1) (RFC 5737)"),
+    ],
+)
+def test_rfc3986_1_1_2_documentation_addresses_are_not_globally_reachable(
+    text: str, block: str
+) -> None:
+    # IANA's special-purpose registries mark the documentation blocks not globally
+    # reachable: a server asked to connect there connects to no public host
+    (finding,) = [f for f in audit(text) if f.code == "internal-address"]
+    assert block in finding.message
 
 
 # --- each code, with attack URIs -------------------------------------------------------
@@ -484,15 +499,15 @@ def test_lenient_ipv4_refuses(host: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "address", ["8.8.8.8", "192.0.2.1", "2001:db8::7", "2606:4700::1111", "2002:0808:0808::1"]
+    "address", ["8.8.8.8", "2606:4700::1111", "2002:0808:0808::1", "::ffff:8.8.8.8"]
 )
-def test_public_and_documentation_addresses_are_not_internal(address: str) -> None:
+def test_public_addresses_are_not_internal(address: str) -> None:
     assert internal_reason(ipaddress.ip_address(address)) is None
 
 
 def test_embedded_ipv4_reasons_name_the_form() -> None:
     reason = internal_reason(ipaddress.IPv6Address("::ffff:127.0.0.1"))
-    assert reason is not None and "IPv4-mapped" in reason and "loopback" in reason
+    assert reason is not None and "IPv4-mapped" in reason and "Loopback" in reason
 
 
 # --- scripts and homographs -------------------------------------------------------------

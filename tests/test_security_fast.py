@@ -1,8 +1,9 @@
 """The fast paths of ``audit`` on hostile text give what the plain code gives.
 
 ``urikit.security.triplets`` reads runs of percent-encoded triplets (RFC 3986
-§2.1) with passes in C: classes made by ``bytes.translate``, a triplet found by
-``bytes.find``, long runs compared a window at a time.  The invisible-character
+§2.1) through the seam: in one pass in C with the compiled core, else by the
+regular expressions of ``urikit.percent``; both are held here to the plain
+transcriptions below, on each implementation (the ``backend`` fixture).  The invisible-character
 check looks only for the invisible characters that the text holds, and counts
 those after its first runs with ``str.count``.  The WHATWG reading gives ada only
 the beginning of a URL that decides its scheme, userinfo, host and port.  A span
@@ -11,17 +12,20 @@ runs of the repair (``test_security_screen`` checks the map at every position).
 
 Each is held here to the plain code it replaces (the regular expressions below, a
 triplet or a run at a time; ada on the whole text), on generated text, on runs that
-end at and around every window boundary, and through ``audit`` itself on the
-hostile shapes; and the triplets are read in time linear in the length of the text.
+end at and around the boundaries where the compiled passes change their step, and
+through ``audit`` itself on the hostile shapes; and the triplets are read in time
+linear in the length of the text.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from urllib.parse import unquote
 
 import pytest
@@ -34,7 +38,7 @@ from test_security_screen import CORPUS
 
 from urikit.grammar import HEXDIG, PCT_ENCODED
 from urikit.report import INVISIBLE_FORMAT, Report, Severity
-from urikit.security import checks, differential, reading, triplets
+from urikit.security import checks, differential, reading
 from urikit.security.audit import MAX_FINDINGS, audit, full_audit
 from urikit.security.findings import finding, run_message
 from urikit.security.hosts import is_presentation_selector
@@ -200,56 +204,57 @@ def _boundary_texts() -> Iterator[str]:
 BOUNDARIES = list(_boundary_texts())
 
 
-def _same_runs(text: str, start: int = 0, end: int | None = None) -> None:
-    """The runs of concern as the module finds them (in C with the compiled core), as
-    its readable passes find them, and as the regular expressions do; those of them
-    that the checks report, by the module with and without the compiled core."""
+def _triplets(backend: ModuleType) -> ModuleType:
+    """``urikit.security.triplets`` of the copy ``backend``."""
+    return importlib.import_module(f"{backend.__name__}.security.triplets")
+
+
+def _same_runs(backend: ModuleType, text: str, start: int = 0, end: int | None = None) -> None:
+    """The runs of triplets and the runs of concern as the seam finds them (in C with the
+    compiled core, else by ``percent``), and as the regular expressions do; those that
+    the checks report, as ``security.triplets`` gives them."""
     stop = len(text) if end is None else end
+    runs = [
+        (m.start(), m.end(), bytes.fromhex(m.group().replace("%", "")))
+        for m in RUN.finditer(text, start, stop)
+    ]
+    assert backend._seam.triplet_runs(text, start, stop) == runs
     plain = list(plain_concern_runs(text, start, stop))
-    assert list(triplets._concern_runs(text, start, stop)) == plain
     wanted = [run for run in plain if reported(run[2])]
-    assert list(triplets.concern_runs(text, start, stop)) == wanted
-    with pytest.MonkeyPatch.context() as swap:
-        swap.setattr(triplets, "_compiled_concerns", None)
-        assert list(triplets.concern_runs(text, start, stop)) == wanted
+    assert backend._seam.triplet_concerns(text, start, stop) == wanted
+    assert list(_triplets(backend).concern_runs(text, start, stop)) == wanted
 
 
-def _same_decoding(text: str) -> None:
-    """decode_once as the module does it, with its readable passes, and by the regular
-    expressions."""
-    plain = plain_decode_once(text)
-    assert triplets.decode_once(text) == plain, text[:80]
-    readable = triplets._compiled_runs
-    triplets._compiled_runs = None  # type: ignore[misc]
-    try:
-        assert triplets.decode_once(text) == plain, text[:80]
-    finally:
-        triplets._compiled_runs = readable  # type: ignore[misc]
+def _same_decoding(backend: ModuleType, text: str) -> None:
+    """decode_once as the module does it and by the regular expressions."""
+    assert _triplets(backend).decode_once(text) == plain_decode_once(text), text[:80]
 
 
 # --- the triplets -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("part", range(8))
-def test_concern_runs_at_window_boundaries(part: int) -> None:
+def test_concern_runs_at_window_boundaries(backend: ModuleType, part: int) -> None:
     for text in BOUNDARIES[part::8]:
-        _same_runs(text)
-        _same_runs(text, 1, len(text) - 1)
-        _same_decoding(text)
+        _same_runs(backend, text)
+        _same_runs(backend, text, 1, len(text) - 1)
+        _same_decoding(backend, text)
 
 
 @settings(max_examples=300)
 @given(triplet_text(), st.integers(0, 60), st.integers(0, 60))
-def test_concern_runs_are_the_regex_runs(text: str, cut_start: int, cut_end: int) -> None:
-    _same_runs(text)
+def test_concern_runs_are_the_regex_runs(
+    backend: ModuleType, text: str, cut_start: int, cut_end: int
+) -> None:
+    _same_runs(backend, text)
     start = min(cut_start, len(text))
-    _same_runs(text, start, max(start, len(text) - cut_end))
+    _same_runs(backend, text, start, max(start, len(text) - cut_end))
 
 
 @settings(max_examples=300)
 @given(triplet_text())
-def test_decode_once_is_the_regex_decoding(text: str) -> None:
-    _same_decoding(text)
+def test_decode_once_is_the_regex_decoding(backend: ModuleType, text: str) -> None:
+    _same_decoding(backend, text)
 
 
 def _as_triplets(octets: bytes, case: str = "X") -> str:
@@ -257,13 +262,15 @@ def _as_triplets(octets: bytes, case: str = "X") -> str:
 
 
 @given(st.binary(max_size=12), st.sampled_from(["X", "x"]))
-def test_runs_reported_are_those_of_a_control_or_not_utf8(octets: bytes, case: str) -> None:
+def test_runs_reported_are_those_of_a_control_or_not_utf8(
+    backend: ModuleType, octets: bytes, case: str
+) -> None:
     text = "a" + _as_triplets(octets, case) + "b"
     wanted = [(1, len(text) - 1, octets)] if octets and reported(octets) else []
-    assert list(triplets.concern_runs(text, 0, len(text))) == wanted
+    assert list(_triplets(backend).concern_runs(text, 0, len(text))) == wanted
 
 
-def test_runs_reported_by_every_utf8_rule() -> None:
+def test_runs_reported_by_every_utf8_rule(backend: ModuleType) -> None:
     """Every sequence of two octets, and of three or four from each leading octet above
     0xDF with every second octet (the ranges of RFC 3629 §4 that are not 80-BF:
     E0 A0-BF, ED 80-9F, F0 90-BF, F4 80-8F), each alone in a run."""
@@ -273,7 +280,7 @@ def test_runs_reported_by_every_utf8_rule() -> None:
             for tail in (b"\x80", b"\xbf", b"\x7f", b"\xc0", b"\x80\x80", b"\x80\x7f"):
                 sequences.append(bytes([lead, second]) + tail)
     text = "/".join(_as_triplets(octets) for octets in sequences)
-    found = {octets for _, _, octets in triplets.concern_runs(text, 0, len(text))}
+    found = {octets for _, _, octets in _triplets(backend).concern_runs(text, 0, len(text))}
     assert found == {octets for octets in sequences if reported(octets)}
 
 
@@ -283,33 +290,31 @@ PLAIN_DOT_OR_PERCENT = re.compile("%2[5Ee]")
 
 @settings(max_examples=300)
 @given(st.one_of(triplet_text(), st.text()))
-def test_encodes_any_is_the_regex(text: str) -> None:
-    """encodes_any, in C with the compiled core and by its pattern, against a
-    regular expression written out."""
+def test_encodes_any_is_the_regex(backend: ModuleType, text: str) -> None:
+    """encodes_any and the seam's triplet_find against a regular expression written out,
+    where the first is, from either end (a negative start counts from the end)."""
     plain = PLAIN_DOT_OR_PERCENT.search(text)
+    triplets = _triplets(backend)
     assert triplets.encodes_any(text, b".%") == (plain is not None)
-    assert (triplets._triplet_of(b".%").search(text) is not None) == (plain is not None)
     assert triplets.encodes_any(text, b"") is False
-    if triplets._compiled_find is not None:  # where the first is, from either end
-        assert triplets._compiled_find(text, 0, len(text), b".%") == (
-            -1 if plain is None else plain.start()
-        )
-        cut = len(text) // 2
-        later = PLAIN_DOT_OR_PERCENT.search(text[cut:])
-        assert triplets._compiled_find(text, cut - len(text), len(text), b".%") == (
-            -1 if later is None else cut + later.start()
-        )
+    find = backend._seam.triplet_find
+    assert find(text, 0, len(text), b".%") == (-1 if plain is None else plain.start())
+    cut = len(text) // 2
+    later = PLAIN_DOT_OR_PERCENT.search(text[cut:])
+    assert find(text, cut - len(text), len(text), b".%") == (
+        -1 if later is None else cut + later.start()
+    )
 
 
 @given(st.text())
-def test_decode_once_of_any_text(text: str) -> None:
-    _same_decoding(text)
+def test_decode_once_of_any_text(backend: ModuleType, text: str) -> None:
+    _same_decoding(backend, text)
 
 
 @settings(max_examples=300)
 @given(st.one_of(triplet_text(), st.text()))
-def test_decode_once_is_unquote(text: str) -> None:
-    assert triplets.decode_once(text) == unquote(text, errors="surrogateescape")
+def test_decode_once_is_unquote(backend: ModuleType, text: str) -> None:
+    assert _triplets(backend).decode_once(text) == unquote(text, errors="surrogateescape")
 
 
 @pytest.mark.parametrize(
@@ -370,15 +375,15 @@ WANTED = [
 
 @settings(max_examples=300)
 @given(st.one_of(triplet_text(), st.text()), st.sampled_from(WANTED), st.integers(0, 40))
-def test_triplet_find_is_the_regex(text: str, wanted: bytes, start: int) -> None:
-    """The first triplet of some octets as the compiled core finds it (16 characters a
-    step where they begin with one or two characters) and as the regular expression
-    does, and as encodes_any answers without the compiled core."""
+def test_triplet_find_is_the_regex(
+    backend: ModuleType, text: str, wanted: bytes, start: int
+) -> None:
+    """The first triplet of some octets as the seam finds it (in C, 16 characters a step
+    where they begin with one or two characters; else by a regular expression of them)
+    and as the triplets read one by one give it."""
     start = min(start, len(text))
     plain = _first_triplet_of(text, start, wanted)
-    if triplets._compiled_find is not None:
-        assert triplets._compiled_find(text, start, len(text), wanted) == plain
-    assert (triplets._triplet_of(wanted).search(text, start) is not None) == (plain >= 0)
+    assert backend._seam.triplet_find(text, start, len(text), wanted) == plain
 
 
 THEN = [None, b"2", b"2%", b"\x80", b"E."]
@@ -392,19 +397,18 @@ THEN = [None, b"2", b"2%", b"\x80", b"E."]
     st.integers(0, 40),
 )
 def test_triplet_find_then_is_the_regex(
-    text: str, wanted: bytes, then: bytes | None, start: int
+    backend: ModuleType, text: str, wanted: bytes, then: bytes | None, start: int
 ) -> None:
     """A triplet of some octets that a triplet or an ASCII character of others follows,
-    in C and by the module's pattern, against a reading written out."""
+    as the seam finds it, against a reading written out."""
     start = min(start, len(text))
-    plain = _first_triplet_of(text, start, wanted, then)
-    if triplets._compiled_find is not None:
-        assert triplets._compiled_find(text, start, len(text), wanted, then) == plain
-        for end in range(max(start, len(text) - 3), len(text)):  # nothing read past end
-            cut = _first_triplet_of(text[:end], start, wanted, then)
-            assert triplets._compiled_find(text, start, end, wanted, then) == cut
-    pattern = triplets._triplet_of(wanted, then or b"")
-    assert (pattern.search(text, start) is not None) == (plain >= 0)
+    find = backend._seam.triplet_find
+    assert find(text, start, len(text), wanted, then) == _first_triplet_of(
+        text, start, wanted, then
+    )
+    for end in range(max(start, len(text) - 3), len(text)):  # nothing read past end
+        cut = _first_triplet_of(text[:end], start, wanted, then)
+        assert find(text, start, end, wanted, then) == cut
 
 
 @pytest.mark.parametrize(
@@ -413,28 +417,26 @@ def test_triplet_find_then_is_the_regex(
      ("%25", False), ("%25%2", False), ("%25%41", False), ("%2E2", False), ("%25\u0662", False),
      ("%2525%32", True)],
 )  # fmt: skip
-def test_encodes_a_percent_then_a_two(text: str, found: bool) -> None:
-    assert triplets.encodes_any(text, b"%", b"2") is found
-    assert (triplets._triplet_of(b"%", b"2").search(text) is not None) is found
-    if triplets._compiled_find is not None:  # the text cut short: nothing read past end
-        for end in range(len(text) + 1):
-            plain = _first_triplet_of(text[:end], 0, b"%", b"2")
-            assert triplets._compiled_find(text, 0, end, b"%", b"2") == plain, end
+def test_encodes_a_percent_then_a_two(backend: ModuleType, text: str, found: bool) -> None:
+    assert _triplets(backend).encodes_any(text, b"%", b"2") is found
+    for end in range(len(text) + 1):  # the text cut short: nothing read past end
+        plain = _first_triplet_of(text[:end], 0, b"%", b"2")
+        assert backend._seam.triplet_find(text, 0, end, b"%", b"2") == plain, end
 
 
 @pytest.mark.parametrize("case", ["X", "x"])
 @pytest.mark.parametrize("wanted", [b".%", b"\xae", b"\x00\x7f", b"\xa0\xaf"])
-def test_triplet_find_at_every_offset(wanted: bytes, case: str) -> None:
+def test_triplet_find_at_every_offset(backend: ModuleType, wanted: bytes, case: str) -> None:
     """A triplet wanted, in either case, or one that only begins like one, at every
     offset of a text of other triplets and letters, and at every distance from its end."""
     target = _as_triplets(wanted[-1:], case)
+    triplets = _triplets(backend)
     for filler in ("x", "%E2%80", "%2", "%2%"):
         for at in range(50):
             for text in (filler * 20)[:at] + target, (filler * 20)[:at] + target[:2] + "%":
                 for end in range(len(text) - 4, len(text) + 1):
                     plain = _first_triplet_of(text[:end], 0, wanted)
-                    if triplets._compiled_find is not None:
-                        assert triplets._compiled_find(text, 0, end, wanted) == plain, (text, end)
+                    assert backend._seam.triplet_find(text, 0, end, wanted) == plain, (text, end)
                     assert triplets.encodes_any(text[:end], wanted) == (plain >= 0)
 
 
@@ -445,21 +447,23 @@ def test_triplet_find_at_every_offset(wanted: bytes, case: str) -> None:
 @given(
     st.one_of(st.text(), st.text(alphabet="a\u00e9\u202e\u200b\U0001f600")), st.text(max_size=20)
 )
-def test_chars_in_is_a_search_for_each(text: str, chars: str) -> None:
-    """The characters that a text holds, in one pass in C with the compiled core, as a
-    search for each finds them (in text of each width of code unit)."""
-    assert audit_module._chars_in(text, chars) == "".join(ch for ch in chars if ch in text)
-    assert audit_module._chars_in(text, audit_module._INVISIBLE_CHARS) == "".join(
+def test_chars_in_is_a_search_for_each(backend: ModuleType, text: str, chars: str) -> None:
+    """The characters that a text holds, as the seam finds them (in one pass in C with
+    the compiled core), and as a search for each finds them (in text of each width of
+    code unit)."""
+    chars_in = backend._seam.chars_in
+    assert chars_in(text, chars) == "".join(ch for ch in chars if ch in text)
+    assert chars_in(text, audit_module._INVISIBLE_CHARS) == "".join(
         ch for ch in audit_module._INVISIBLE_CHARS if ch in text
     )
 
 
-def test_chars_in_refuses_too_many_astral_characters() -> None:
+def test_chars_in_refuses_too_many_astral_characters(backend: ModuleType) -> None:
     astral = "".join(chr(0x1F600 + k) for k in range(65))
-    assert audit_module._chars_in("\U0001f600", astral[:64]) == "\U0001f600"
-    if audit_module._compiled_chars_in is not None:
+    assert backend._seam.chars_in("\U0001f600", astral[:64]) == "\U0001f600"
+    if backend.compiled:
         with pytest.raises(ValueError, match="at most 64"):
-            audit_module._compiled_chars_in("a", astral)
+            backend._seam.chars_in("a", astral)
 
 
 @st.composite
@@ -542,10 +546,10 @@ def test_spans_after_the_last_repair_are_mapped_without_the_runs(
 ) -> None:
     # past the last replacement the map is a shift from the end, as up to the first
     # one it is a shift from the start: listing the runs repeats the whole repair
-    def refuse(text: str, *, iri: bool = False) -> object:
+    def refuse(text: str, limit: int | None = None, *, iri: bool = False) -> object:
         raise AssertionError("the runs were listed")
 
-    monkeypatch.setattr(reading, "replaced", refuse)
+    monkeypatch.setattr(reading, "replaced_before", refuse)
     found = [f for f in audit(text) if f.code in ("encoded-control", "invalid-utf8")]
     assert [f.span for f in found] == [span]
     monkeypatch.undo()
@@ -565,7 +569,9 @@ LINEAR: dict[str, Callable[[int], str]] = {
 
 
 @pytest.mark.parametrize("name", sorted(LINEAR))
-def test_triplets_are_read_in_linear_time(name: str) -> None:
+def test_triplets_are_read_in_linear_time(backend: ModuleType, name: str) -> None:
+    triplets = _triplets(backend)
+
     def read(text: str) -> None:
         for _ in triplets.concern_runs(text, 0, len(text)):
             pass

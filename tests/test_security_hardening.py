@@ -36,7 +36,28 @@ def test_public_names() -> None:
         "is_safe_redirect",
         "lenient_ipv4",
         "redirect_findings",
+        # host names (security/names.py)
+        "RESERVED_NAMES",
+        "HostError",
+        "check_host",
+        "is_dns_name",
+        "is_public_dns_name",
+        "is_public_host",
+        # peers and the transports (security/peers.py, transport_httpx.py, transport_requests.py)
+        "InternalPeerError",
+        "PeerGuard",
+        "UnsafeRedirectError",
+        "system_resolver",
+        "GuardedTransport",
+        "AsyncGuardedTransport",
+        "InternalPeerConnectError",
+        "UnsafeRedirectTransportError",
+        "GuardedAdapter",
+        "InternalPeerConnectionError",
+        "UnsafeRedirectRequestError",
     }
+    for name in urikit.security.__all__:
+        assert getattr(urikit.security, name) is not None
 
 
 # --- redirects: encoded backslashes, slashes and dots ---------------------------------
@@ -160,9 +181,11 @@ def test_wrapping_is_registry_data() -> None:
     assert audit("feed://example.com/rss") == []
 
 
-def test_wrapping_is_bounded() -> None:
+def test_wrapping_is_unwrapped_to_any_depth() -> None:
     text = "view-source:" * 1000 + "http://127.0.0.1/"
-    assert audit(text) == []  # deeper than MAX_NESTING: no recursion without end
+    (found,) = audit(text)
+    assert (found.code, found.span) == ("internal-address", (12007, 12016))
+    assert "1000 levels deep" in found.message
 
 
 # --- emoji -----------------------------------------------------------------------

@@ -19,7 +19,7 @@ The sources:
   normalization applies :data:`COMPILED_RULES` (any other defers to the readable
   path), packed as ``(default port + 1) << SCHEME_PORT_SHIFT | flags`` (RFC 3986
   §6.2.3);
-* the lenient codes: :data:`LENIENT_CODES`, each a code of ``urikit.lenient.SEVERITIES``;
+* the lenient codes: :data:`LENIENT_CODES`, each a code of ``urikit.character_repairs.SEVERITIES``;
 * the reference rules: :data:`SCANNED_RULES`, each a rule of ``urikit.grammar.RULES``;
 * the column kernel: its outputs, the components and then :data:`COLUMN_EXTRAS`, and
   its operations, :data:`COLUMN_OPERATIONS`.
@@ -60,8 +60,9 @@ COMPILED_RULES = ("file-localhost", "mailto-domain", "urn-nid")
 SCHEME_PORT_SHIFT = 8
 
 #: The report codes of the character repairs of the lenient reading, in the order of
-#: ``urikit.lenient._classify`` for a forbidden character, then the repairs that depend
-#: on where a character stands (RFC 3986 §2.1, §3.2.2, §3.5, Appendix C; RFC 3987 §4.1).
+#: ``urikit.character_repairs._classify`` for a forbidden character, then the repairs
+#: that depend on where a character stands (RFC 3986 §2.1, §3.2.2, §3.5, Appendix C;
+#: RFC 3987 §4.1).
 LENIENT_CODES = (
     "bidi-formatting",
     "whitespace",
@@ -139,7 +140,7 @@ def rule_flags() -> dict[str, int]:
 
 
 def lenient_codes() -> list[str]:
-    from urikit.lenient import SEVERITIES
+    from urikit.character_repairs import SEVERITIES
 
     unknown = set(LENIENT_CODES) - set(SEVERITIES)
     if unknown:

@@ -2,10 +2,10 @@
 # Build urikit._speedups and urikit._columns (the units of src/urikit/_c, as setup.py lists
 # them) with AddressSanitizer and UndefinedBehaviorSanitizer and the invariant assertions of
 # the C (-DUK_CHECKS=1) into a temporary copy of the package, then run the tests of the
-# compiled code (scanner, error locator, value type, RFC operations, lenient repairs, column
-# kernel) and the hostile inputs against them.  The build keeps int32 ends only for texts
-# of at most 24 code units (-DUK_NARROW_MAX=24), so that most references take the road of
-# long texts too.
+# compiled code (scanner, error locator, value type, RFC operations, lenient repairs, site
+# lookup, column kernel) and the hostile inputs against them.  The build keeps int32 ends
+# only for texts of at most 24 code units (-DUK_NARROW_MAX=24), so that most references take
+# the road of long texts too.
 # Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
 #
 # Usage: tools/sanitize.sh [pytest arguments...]
@@ -94,6 +94,6 @@ run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
     tests/test_speedups.py tests/test_compiled.py tests/test_compiled_ops.py \
     tests/test_locate_compiled.py tests/test_arrow.py tests/test_hostile.py tests/test_resolve.py \
     tests/test_normalize.py tests/test_percent.py tests/test_lenient.py \
-    tests/test_security_fast.py tests/test_generated.py tests/test_column_functions.py \
-    -k "not duckdb" "$@"
+    tests/test_security_fast.py tests/test_sites.py tests/test_sites_lookup.py tests/test_generated.py \
+    tests/test_column_functions.py -k "not duckdb" "$@"
 echo "sanitize.sh: no sanitizer reports"

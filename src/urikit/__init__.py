@@ -15,20 +15,20 @@ and ``urikit.views``; ``docs/architecture.md`` draws how they stand on each othe
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ._store import compiled
+from ._seam import compiled, form_decode, percent_decode, percent_encode
 from .errors import URIError
-from .percent import form_decode, form_encode, percent_decode, percent_encode
-from .uri import IRI, URI, Repaired, from_path, normalize, relativize, resolve, same_origin
+from .functions import from_path, normalize, relativize, resolve, same_origin
+from .percent import form_encode
+from .uri import IRI, URI
 from .validate import is_valid
 
 if TYPE_CHECKING:
     from .compare import comparison_rung, equivalent
     from .datauri import data_uri, parse_data
+    from .lenient import Repaired
     from .report import Report
     from .schemes import SchemeRegistry
     from .security.audit import audit
@@ -68,6 +68,7 @@ __version__ = "0.1.0"
 #: The names loaded on first use, so that ``import urikit`` loads only the core: the
 #: value and what constructing it needs (``tests/test_import.py`` holds it to that).
 _LATER = {
+    "Repaired": "lenient",
     "Report": "report",
     "SchemeRegistry": "schemes",
     "comparison_rung": "compare",
@@ -88,22 +89,3 @@ def __getattr__(name: str) -> object:
     value = getattr(import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
-
-
-class _Package(ModuleType):
-    """The package, whose functions ``normalize`` and ``resolve`` keep their names.
-
-    The modules ``urikit.normalize`` and ``urikit.resolve`` load on first use, after
-    this package has bound the functions; importing a submodule sets the package's
-    attribute of its name, and here that would replace the function by the module.
-    The modules stay importable by their full names.
-    """
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _FUNCTIONS_NAMED_LIKE_MODULES and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_FUNCTIONS_NAMED_LIKE_MODULES: frozenset[str] = frozenset({"normalize", "resolve"})
-sys.modules[__name__].__class__ = _Package

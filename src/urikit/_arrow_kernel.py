@@ -6,8 +6,8 @@ in C with the scanner of the compiled core, explains the rows that are not
 references with its error locator, and fills new buffers; the pure one reads each
 row as a ``str`` and asks :class:`~urikit.URI`.  The pure kernel is the oracle:
 ``tests/test_arrow.py`` runs every column function on both.  The compiled kernel
-is used when the compiled core is (``urikit._store.compiled``) and
-``urikit._columns`` is built.
+is used when the seam gives ``urikit._columns`` (``urikit._seam.column_core``: the
+compiled core is used and the module is built).
 
 Both offer ``split`` (the outputs of one scan: components, the extras of
 ``urikit._contracts.COLUMN_EXTRAS``) and ``map`` (an answer a row by a compiled
@@ -25,9 +25,9 @@ from typing import Any, Final, get_args
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from . import IRI, URI, URIError, _store
+from . import IRI, URI, URIError, _seam
 from ._contracts import HOST_TYPES, ColumnOperation, ColumnOutput
-from ._fast import scheme_codes
+from ._seam import scheme_codes
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import Component
 
@@ -250,7 +250,7 @@ class CompiledKernel:
 
     def _scheme_table(self, registry: SchemeRegistry) -> tuple[tuple[bytes, int], ...]:
         """The schemes of ``registry`` as the C kernel reads them: (lower-case name,
-        code), sorted by name, with the code of ``urikit._fast.scheme_codes`` (what
+        code), sorted by name, with the code of ``urikit._seam.scheme_codes`` (what
         RFC 3986 §6.2.3 normalization needs of the scheme), for the schemes whose
         code is not 0, the code of a scheme the registry does not know."""
         cached = self._schemes.get(id(registry))
@@ -388,13 +388,8 @@ def _concat(arrays: list[pa.Array]) -> pa.Array:
 
 
 def _load() -> PureKernel | CompiledKernel:
-    if not _store.compiled:
-        return PureKernel()
-    try:
-        from . import _columns
-    except ImportError:
-        return PureKernel()
-    return CompiledKernel(_columns)
+    columns = _seam.column_core()
+    return PureKernel() if columns is None else CompiledKernel(columns)
 
 
 #: The kernel in use: compiled when the compiled core is used and ``urikit._columns``

@@ -81,6 +81,20 @@ def chars_in(text: str, chars: str, /) -> str:
     """The characters of ``chars`` that ``text`` holds, in the order of ``chars`` (at most
     64 of them above U+FFFF)."""
 
+def sites_table(
+    edge_start: tuple[int, ...],
+    edge_labels: tuple[str, ...],
+    edge_targets: tuple[int, ...],
+    answers: tuple[int, ...],
+    /,
+) -> object:
+    """A capsule holding a compiled Public Suffix List (``urikit.sites._compile.Table``)."""
+
+def sites_find(table: object, host: str, private: object, extra: int, /) -> Any:
+    """The last ``count + extra`` labels of the ASCII ``host`` in lower case, ``count``
+    those of its public suffix; ``None`` when it names no domain or has fewer labels;
+    ``NotImplemented`` when ``host`` is not ASCII or holds a "%"."""
+
 def locate(text: str, iri: bool, /) -> URIError | None:
     """The ``URIError`` of ``urikit.diagnose.locate`` for the URI-reference rule (with
     ``iri=True`` IRI-reference), or ``None`` when ``text`` is a reference."""
@@ -106,6 +120,10 @@ class Reference:
     def _construct_directly(cls) -> None: ...
     @staticmethod
     def _validator(fallback: Callable[[str, str], bool]) -> Callable[[str, str], bool]: ...
+    @staticmethod
+    def _rule_validator(
+        rule: str, fallback: Callable[[object], bool]
+    ) -> Callable[[object], bool]: ...
     @classmethod
     def _refuse(cls, text: str) -> NoReturn: ...
     @property

@@ -1,18 +1,13 @@
-"""The storage of the value type: the one place that chooses the compiled core or pure Python.
+"""The readable store of the value type: a reference over the match of its grammar.
 
-A reference is its text and the offsets of its components, from one parse.  Two
-stores keep them, with the same interface, and :class:`urikit.uri.URI` and ``IRI``
-stand on whichever this module chooses, once, at import:
-
-* ``urikit._speedups.Reference`` (C): the text and the ends of the eight
-  components as int32, from one scan by the compiled scanner; about 80 bytes.
-* :class:`PureStore`: the ``re.Match`` of the grammar's reference pattern
-  (``Grammar.reference``), the reference implementation.
-
-The compiled store is used when the extension is built and importable, unless
-the environment variable ``URIKIT_NO_EXTENSIONS`` is set (to anything but ``""``
-or ``"0"``) when urikit is imported.  :data:`compiled` says which store is used.
-``tests/test_compiled.py`` holds the two to the same answers.
+A reference is its text and the offsets of its components, from one parse.
+:class:`PureStore` keeps the ``re.Match`` of the grammar's reference pattern
+(``Grammar.reference``): the reference implementation.  The compiled core keeps the
+same in C (``urikit._speedups.Reference``: the text and the ends of the eight
+components as int32, from one scan), with the same interface; the seam
+(``urikit._seam``) chooses which one :class:`urikit.uri.URI` and ``IRI`` stand on, and
+``tests/test_compiled.py`` holds the two to the same answers.  :func:`scan` is the
+readable form of the compiled scanner's ``_speedups.scan``.
 
 The interface, for a subclass that sets ``_iri`` (which grammar), ``_fullmatch``
 (that grammar's ``Grammar.reference.fullmatch``) and ``_refuse`` (raise the error
@@ -26,28 +21,43 @@ for a text that is not a reference):
   no query;
   ``cls._construct_directly()`` makes the compiled store's ``cls(text)`` go from the
   call straight to the scan (a no-op here); ``Store._validator(is_valid)`` gives
-  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here);
+  ``is_valid`` with the reference rules decided in C (``is_valid`` itself here), and
+  ``Store._rule_validator(rule, fallback)`` a function of one argument that decides
+  one reference rule for a ``str`` in C and leaves the rest to ``fallback``
+  (``fallback`` itself here);
 * ``r._text``; ``r.scheme`` ... ``r.fragment``, ``None`` when undefined (RFC 3986
-  §5.3); ``r._group(g)``, ``r._span(g)`` by the group number ``g`` of
-  ``Grammar.reference`` (0 the text, 1 scheme ... 8 fragment), ``(-1, -1)`` for an undefined
-  component, and ``r._groups()``, as ``re.Match`` gives them.
+  §5.3); ``r._group(g)``, ``r._span(g)`` by the component number ``g``
+  (:class:`~urikit._contracts.Group`: 0 the text, 1 scheme ... 8 fragment, the groups of
+  ``Grammar.reference``), ``(-1, -1)`` for an undefined component, and ``r._groups()``,
+  as ``re.Match`` gives them.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Callable
-from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
+
+from ._contracts import Group
+from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["PureStore", "Store", "compiled", "scan", "speedups"]
+__all__ = ["PureStore", "ReferencePattern", "scan"]
 
 _new: Final = object.__new__
+
+# The members of Group the properties read, bound once: a class attribute of an enum
+# costs a lookup through its metaclass on every read.
+_SCHEME: Final = Group.SCHEME
+_AUTHORITY: Final = Group.AUTHORITY
+_USERINFO: Final = Group.USERINFO
+_HOST: Final = Group.HOST
+_PORT: Final = Group.PORT
+_PATH: Final = Group.PATH
+_QUERY: Final = Group.QUERY
+_FRAGMENT: Final = Group.FRAGMENT
 
 
 class PureStore:
@@ -118,6 +128,13 @@ class PureStore:
         # The compiled store's answers in C; here the fallback is the whole of is_valid.
         return fallback
 
+    @staticmethod
+    def _rule_validator(rule: str, fallback: Callable[[object], bool]) -> Callable[[object], bool]:
+        """A function of one argument deciding the reference rule ``rule`` for a str by
+        one scan and leaving every other call to fallback."""
+        # The compiled store's answer in C; here the fallback answers every call.
+        return fallback
+
     @classmethod
     def _refuse(cls, text: str) -> NoReturn:
         """Raise the error for a text that is not a reference (subclasses say more)."""
@@ -127,14 +144,14 @@ class PureStore:
         """This reference with the query replaced (a str) or removed with its "?" (None),
         the rest kept as it is; None when query is not a query of the class's grammar."""
         text = self._m.string
-        start, end = self._m.span(7)
+        start, end = self._m.span(_QUERY)
         if start < 0:
-            start = end = self._m.end(6)
+            start = end = self._m.end(_PATH)
         else:
             start -= 1  # the "?"
         middle = "" if query is None else "?" + query
         made = type(self)._scan(text[:start] + middle + text[end:])
-        if made is None or (query is not None and made._m.end(7) != start + len(middle)):
+        if made is None or (query is not None and made._m.end(_QUERY) != start + len(middle)):
             return None  # the new text is no reference, or the query did not stay one
         return made
 
@@ -162,42 +179,42 @@ class PureStore:
     @property
     def scheme(self) -> str | None:
         """scheme (§3.1), as written (schemes compare case-insensitively)."""
-        return self._m.group(1)
+        return self._m.group(_SCHEME)
 
     @property
     def authority(self) -> str | None:
         """authority (§3.2): ``None`` when there is no "//"."""
-        return self._m.group(2)
+        return self._m.group(_AUTHORITY)
 
     @property
     def userinfo(self) -> str | None:
         """userinfo (§3.2.1): ``None`` when the authority has no "@"."""
-        return self._m.group(3)
+        return self._m.group(_USERINFO)
 
     @property
     def host(self) -> str | None:
         """host (§3.2.2) as written; an IP literal keeps its brackets."""
-        return self._m.group(4)
+        return self._m.group(_HOST)
 
     @property
     def port(self) -> str | None:
         """port (§3.2.3), the exact digits: ``""`` for ``http://h:/``, ``None`` with no ":"."""
-        return self._m.group(5)
+        return self._m.group(_PORT)
 
     @property
     def path(self) -> str:
         """path (§3.3): always a string, possibly empty."""
-        return self._m.group(6)
+        return self._m.group(_PATH)
 
     @property
     def query(self) -> str | None:
         """query (§3.4): ``None`` when there is no "?"."""
-        return self._m.group(7)
+        return self._m.group(_QUERY)
 
     @property
     def fragment(self) -> str | None:
         """fragment (§3.5): ``None`` when there is no "#"."""
-        return self._m.group(8)
+        return self._m.group(_FRAGMENT)
 
 
 # The slot's own setter: the one way past a subclass's __setattr__, which refuses
@@ -205,51 +222,31 @@ class PureStore:
 _store_match: Final = PureStore.__dict__["_m"].__set__
 
 
-def _compiled_store() -> type[PureStore] | None:
-    """``urikit._speedups.Reference``, unless it is switched off or cannot be imported."""
-    if os.environ.get("URIKIT_NO_EXTENSIONS", "") not in ("", "0"):
-        return None
-    try:
-        from ._speedups import Reference
-    except ImportError:
-        return None
-    return Reference  # type: ignore[return-value]
+def scan(text: str, iri: bool) -> tuple[int, ...] | None:
+    """The sixteen ends of the components of the reference ``text``: start and end of
+    each group 1-8 of ``Grammar.reference.fullmatch(text)`` in the grammar ``iri``
+    selects (RFC 3986 Appendix A, RFC 3987 §2.2), ``-1, -1`` for an undefined one;
+    ``None`` when ``text`` is not a reference."""
+    m = (IRI_GRAMMAR if iri else URI_GRAMMAR).reference.fullmatch(text)
+    return None if m is None else tuple(end for g in Group if g for end in m.span(g))
 
 
-_COMPILED: Final = _compiled_store()
+class ReferencePattern:
+    """A grammar's reference ``fullmatch``, as a class's ``_fullmatch``: compiled when
+    the class first reads it.
 
-#: Whether the compiled core (``urikit._speedups``) stores the references.
-compiled: Final[bool] = _COMPILED is not None
+    On the compiled path construction never reads it, so the pattern is compiled only
+    when something needs the regular expression; then the class holds the bound
+    ``fullmatch`` itself.
+    """
 
+    def __init__(self, grammar: Grammar) -> None:
+        self._grammar = grammar
 
-def _compiled_scan() -> Callable[[str, bool], tuple[int, ...] | None] | None:
-    """The compiled scanner (``_speedups.scan``) when the compiled core is used."""
-    if not compiled:
-        return None
-    from ._speedups import scan
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
 
-    return scan
-
-
-#: ``scan(text, iri)``: the sixteen ends of the components of an (I)RI-reference,
-#: or ``None`` when ``text`` is not one; ``None`` itself on the pure path.
-scan: Final = _compiled_scan()
-
-
-def _compiled_module() -> ModuleType | None:
-    """``urikit._speedups`` when the compiled core is used."""
-    if not compiled:
-        return None
-    from ._speedups import resolve
-
-    return sys.modules[resolve.__module__]
-
-
-#: The compiled core's module, whose RFC operations ``_fast`` and ``percent`` use;
-#: ``None`` on the pure path.
-speedups: Final = _compiled_module()
-
-if TYPE_CHECKING:
-    Store = PureStore
-else:
-    Store = _COMPILED or PureStore
+    def __get__(self, instance: object, owner: type) -> Callable[[str], re.Match[str] | None]:
+        fullmatch = self._grammar.reference.fullmatch
+        type.__setattr__(owner, self._name, fullmatch)
+        return fullmatch

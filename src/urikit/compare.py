@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
-from .normalize import LEVELS
+from .normalization import LEVELS
 from .protocol_steps import Steps, check_steps
 from .schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .types import Level

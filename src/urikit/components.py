@@ -9,20 +9,27 @@ absent and ``""`` when it is present but empty; the path is always a string.
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
+from urllib.parse import ParseResult, SplitResult
 
 from .errors import URIError
 from .grammar import Grammar
+from .host import ip_literal
 from .percent import percent_encode
+from .types import Component
 
 __all__ = [
+    "Groups",
     "Parts",
     "check_structure",
     "component_spans",
+    "compose",
     "compose_authority",
     "encode_data",
+    "from_split_result",
     "recompose",
     "split",
+    "with_changes",
 ]
 
 
@@ -45,6 +52,13 @@ class Parts(NamedTuple):
     def text(self) -> str:
         """The reference these components make (§5.3)."""
         return recompose(self.scheme, self.authority, self.path, self.query, self.fragment)
+
+
+#: The eight components in the order of :class:`Parts`, as any tuple holds them (a
+#: ``Parts``, or the groups of a match of ``Grammar.reference``).
+Groups: TypeAlias = tuple[
+    str | None, str | None, str | None, str | None, str | None, str, str | None, str | None
+]
 
 
 def split(text: str, grammar: Grammar) -> Parts | None:
@@ -86,6 +100,118 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
 # -- building a reference from components (§3, §4.2) ----------------------------------
 
 
+def compose(
+    *,
+    scheme: str | None,
+    authority: str | None,
+    userinfo: str | None,
+    host: str | None,
+    port: str | int | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+    encode: bool,
+    iri: bool,
+) -> tuple[str, dict[Component, str | None]]:
+    """The text of the reference these components make (§5.3), and each component given
+    as it must read back from that text (``URI.build``).
+
+    Either ``authority`` or ``userinfo``/``host``/``port`` is given (an int port is
+    written in decimal); with ``encode`` the components are data, each percent-encoded
+    for its place (:func:`encode_data`).  The combinations the grammar forbids are
+    refused (§3.3, §4.2).
+    """
+    if authority is not None and (userinfo, host, port) != (None, None, None):
+        raise ValueError("give either authority or userinfo/host/port, not both")
+    if isinstance(port, bool):
+        raise TypeError("port must be a str of digits or an int, not bool")
+    if isinstance(port, int):
+        if port < 0:
+            raise URIError(f"a port cannot be negative: {port}", rule="port")
+        port = str(port)
+    if host is None and (userinfo is not None or port is not None):
+        host = ""
+    if encode:
+        data = {"userinfo": userinfo, "host": host, "path": path, "query": query}
+        data = encode_data({**data, "fragment": fragment}, iri)
+        userinfo, host, query, fragment = (
+            data[k] for k in ("userinfo", "host", "query", "fragment")
+        )
+        path = data["path"] or ""
+        if scheme is None and host is None and authority is None:
+            # §4.2: the first segment of a relative-path reference holds no ":"
+            first, sep, rest = path.partition("/")
+            path = first.replace(":", "%3A") + sep + rest
+    if host is not None:
+        authority = compose_authority(userinfo, host, port)
+    check_structure(scheme, authority, path)
+    given: dict[Component, str | None] = {
+        "scheme": scheme,
+        "authority": authority,
+        "path": path,
+        "query": query,
+        "fragment": fragment,
+    }
+    if host is not None:
+        given["userinfo"], given["host"], given["port"] = userinfo, host, port
+    return recompose(scheme, authority, path, query, fragment), given
+
+
+def with_changes(
+    parts: Parts, changed: dict[str, Any], *, encode: bool, iri: bool
+) -> dict[str, Any]:
+    """The components to build a reference from (``URI.replace``): ``parts`` with those
+    in ``changed`` changed (``None`` removes one, §5.3), each encoded for its place with
+    ``encode``.  Changing ``userinfo``, ``host`` or ``port`` keeps the other two."""
+    changed = {**changed, **encode_data(changed, iri)} if encode else dict(changed)
+    server: dict[str, Any] = {
+        k: changed.pop(k) for k in ("userinfo", "host", "port") if k in changed
+    }
+    components: dict[str, Any] = {
+        "scheme": parts.scheme,
+        "path": parts.path,
+        "query": parts.query,
+        "fragment": parts.fragment,
+    }
+    components.update(changed)
+    if server:
+        if "authority" in changed:
+            raise ValueError("give either authority or userinfo/host/port, not both")
+        current: dict[str, Any] = {
+            "userinfo": parts.userinfo,
+            "host": parts.host,
+            "port": parts.port,
+        }
+        current.update(server)
+        if current["host"] is None and (current["userinfo"], current["port"]) != (None, None):
+            raise ValueError(
+                "without a host there is no authority to hold a userinfo or port; "
+                "remove them too, or pass authority=None"
+            )
+        if current["host"] is not None:
+            components.update(current)
+    elif "authority" not in changed:
+        components["authority"] = parts.authority
+    return components
+
+
+def from_split_result(parts: SplitResult | ParseResult) -> dict[str, Any]:
+    """The components of a ``urllib.parse`` result (``URI.from_urlsplit``): ``""`` is
+    taken as absent, as its ``geturl()`` does, but for an empty ``netloc`` before a
+    path that begins with "//": without an authority no path may (RFC 3986 §3.3), so
+    the authority was there and empty (``////``)."""
+    path = parts.path
+    if isinstance(parts, ParseResult) and parts.params:
+        path += ";" + parts.params
+    return {
+        "scheme": parts.scheme or None,
+        "authority": parts.netloc or ("" if path.startswith("//") else None),
+        "path": path,
+        "query": parts.query or None,
+        "fragment": parts.fragment or None,
+    }
+
+
 def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
     """Percent-encode the data components among ``components`` for their places."""
     encoded = dict(components)
@@ -99,16 +225,18 @@ def encode_data(components: dict[str, Any], iri: bool) -> dict[str, Any]:
 
 
 def _encode_host(host: str, iri: bool) -> str:
+    """A host given as data: an IPv6 address (its zone ID after "%", as sockets write it)
+    as an IP literal (RFC 3986 §3.2.2, RFC 6874 §2), anything else encoded as a reg-name."""
     if host.startswith("["):
         return host
     if ":" in host:
+        address, sep, zone = host.partition("%")
         try:
-            ipaddress.IPv6Address(host.partition("%")[0])
+            ipaddress.IPv6Address(address)
         except ValueError:
             pass
         else:
-            address, sep, zone = host.partition("%")
-            return f"[{address}{'%25' + percent_encode(zone, 'unreserved') if sep else ''}]"
+            return ip_literal(address, percent_encode(zone, "unreserved") if sep else None)
     return percent_encode(host, "host", iri=iri)
 
 

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from ._seam import percent_decode, percent_encode
 from .errors import URIError
-from .percent import percent_decode, percent_decode_bytes, percent_encode
+from .percent import percent_decode_bytes
 from .uri import IRI, URI
 
 __all__ = ["DataURI", "data_uri", "parse_data"]

@@ -33,10 +33,11 @@ import re
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Final, get_args
 
+from ._seam import percent_decode, percent_encode
 from .components import Parts, component_spans
 from .errors import URIError
 from .grammar import ALPHA
-from .percent import percent_decode, percent_decode_bytes, percent_encode
+from .percent import percent_decode_bytes
 from .types import Flavor
 
 __all__ = ["FLAVORS", "path_to_uri_text", "to_path"]

@@ -52,6 +52,7 @@ __all__ = [
     "Rep",
     "Rule",
     "Seq",
+    "chars_in",
     "class_ranges",
 ]
 
@@ -108,6 +109,11 @@ def class_ranges(body: str) -> Ranges:
         else:
             merged.append((lo, hi))
     return tuple(merged)
+
+
+def chars_in(text: str, chars: str) -> str:
+    """The characters of ``chars`` that ``text`` holds, in the order of ``chars``."""
+    return "".join(ch for ch in chars if ch in text)
 
 
 def _class_char(code: int) -> str:

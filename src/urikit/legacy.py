@@ -11,7 +11,7 @@ such choice is listed in ``docs/deviations.md``.
 from __future__ import annotations
 
 from .components import Parts, recompose
-from .resolve import rooted_path
+from .resolution import rooted_path
 
 __all__ = ["resolve_rfc1630", "resolve_rfc2396"]
 

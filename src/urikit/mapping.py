@@ -21,11 +21,11 @@ import stringprep
 import unicodedata
 from typing import Final
 
+from ._seam import percent_encode
 from .bidi import find_bidi_formatting
 from .components import Parts, compose_authority, recompose
 from .errors import URIError
 from .grammar import IPV4_ADDRESS, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR
-from .percent import percent_encode
 
 __all__ = ["iri_to_uri", "uri_to_iri"]
 

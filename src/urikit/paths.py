@@ -29,8 +29,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
+from ._seam import percent_decode, percent_encode
 from .errors import URIError
-from .percent import percent_decode, percent_encode
 from .types import DecodeErrors
 
 __all__ = [

@@ -8,22 +8,24 @@ The ``application/x-www-form-urlencoded`` codec, where "+" stands for a space
 (RFC 1630 already said so of query strings), is a separate pair of functions
 and never the default.
 
-With the compiled core (``_store.speedups``), :func:`percent_encode` of text and
-:func:`percent_decode` to UTF-8 run in C where it is sure of the answer (no lone
-surrogate, every "%" a triplet, octets that are UTF-8); everything else, the
-errors included, is the code below.  ``tests/test_compiled_ops.py`` holds both to the
-same answers.
+The runs of triplets of a text (:func:`triplet_runs`, :func:`triplet_concerns`,
+:func:`triplet_find`) are what the checks of encoded octets read.
+
+This is the readable implementation.  The compiled core encodes text and decodes
+UTF-8 in C where it is sure of the answer, and reads the runs of triplets in one pass;
+``urikit._seam`` chooses, and offers each function here with the same parameters
+(``tests/test_compiled_ops.py`` and ``tests/test_security_fast.py`` hold both to the
+same answers).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
-from ._store import speedups
 from .errors import URIError
 from .grammar import BIDI_FORMATTING, IRI_GRAMMAR, PCT_ENCODED, URI_GRAMMAR, Grammar
 
@@ -34,6 +36,9 @@ __all__ = [
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
+    "triplet_concerns",
+    "triplet_find",
+    "triplet_runs",
 ]
 
 
@@ -87,14 +92,10 @@ _ENCLOSING: Final = {"segment": "path", "segment-nz-nc": "path"}
 
 @cache
 def _keep(cls: str) -> bytes:
-    """The ASCII characters of a regex class body as 128 octets, 1 for each member:
-    what the compiled encoder keeps."""
+    """The ASCII characters of a regex class body as 128 octets, 1 for each member."""
     kept = _ascii_safe(cls)
     return bytes(ch in kept for ch in map(chr, range(128)))
 
-
-_compiled_encode: Final = None if speedups is None else speedups.percent_encode
-_compiled_decode: Final = None if speedups is None else speedups.percent_decode
 
 _PCT_TRIPLET: Final = re.compile(PCT_ENCODED)
 _BAD_PERCENT: Final = re.compile("%(?![0-9A-Fa-f]{2})")
@@ -136,7 +137,25 @@ def percent_encode(
     if not is_bytes and not isinstance(data, str):
         raise TypeError(f"percent_encode() takes str or bytes, not {type(data).__name__}")
     # octets are never kept as characters, so bytes use the URI classes (§2.1)
-    classes = _IRI_COMPONENTS if iri and not is_bytes else COMPONENTS
+    cls = component_class(component, iri and not is_bytes, safe)
+    if not isinstance(data, str):
+        raw = bytes(data)
+        if encoded:
+            # each character stands for one octet (latin-1), and is encoded as that octet
+            return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1", False)
+        return quote_from_bytes(raw, _ascii_safe(cls))
+    if not data.isascii():
+        _utf8(data)
+    if encoded:
+        return _encode_keeping_triplets(data, cls, "utf-8", iri)
+    return _encode_all(data, cls, iri)
+
+
+@lru_cache(maxsize=64)
+def component_class(component: str, iri: bool = False, safe: str = "") -> str:
+    """The class (a regex class body) of the characters :func:`percent_encode` keeps
+    in ``component``, with ``safe`` (see there); ``ValueError`` for an unknown one."""
+    classes = _IRI_COMPONENTS if iri else COMPONENTS
     try:
         cls = classes[component]
     except KeyError:
@@ -146,21 +165,13 @@ def percent_encode(
     if safe:
         allowed = _ascii_safe(classes[_ENCLOSING.get(component, component)])
         cls = cls + "".join(re.escape(ch) for ch in safe if ch in allowed)
-    if not isinstance(data, str):
-        raw = bytes(data)
-        if encoded:
-            # each character stands for one octet (latin-1), and is encoded as that octet
-            return _encode_keeping_triplets(raw.decode("latin-1"), cls, "latin-1", False)
-        return quote_from_bytes(raw, _ascii_safe(cls))
-    if _compiled_encode is not None and (not iri or data.isascii()):
-        fast: str | None = _compiled_encode(data, _keep(cls), encoded)
-        if fast is not None:
-            return fast
-    if not data.isascii():
-        _utf8(data)
-    if encoded:
-        return _encode_keeping_triplets(data, cls, "utf-8", iri)
-    return _encode_all(data, cls, iri)
+    return cls
+
+
+def kept_octets(component: str, iri: bool = False, safe: str = "") -> bytes:
+    """The ASCII characters :func:`percent_encode` keeps in ``component`` as 128 octets,
+    1 for each one kept."""
+    return _keep(component_class(component, iri, safe))
 
 
 def _utf8(text: str) -> bytes:
@@ -232,10 +243,6 @@ def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict"
     """
     if "%" not in text:
         return text
-    if _compiled_decode is not None and encoding == "utf-8":
-        fast: str | None = _compiled_decode(text)
-        if fast is not None:  # valid UTF-8, whatever the error policy
-            return fast
     check_percent(text)
 
     def decode_run(match: re.Match[str]) -> str:
@@ -283,3 +290,74 @@ def form_decode(text: str, *, encoding: str = "utf-8", errors: str = "strict") -
     'a b+c'
     """
     return percent_decode(text.replace("+", " "), encoding=encoding, errors=errors)
+
+
+# --- runs of triplets (§2.1) -------------------------------------------------------------
+
+
+def triplet_runs(text: str, start: int, end: int) -> list[tuple[int, int, bytes]]:
+    """The maximal runs of percent-encoded triplets of ``text[start:end]`` (RFC 3986
+    §2.1) as ``(start, end, octets)``, in order.
+
+    A HEXDIG is no "%", so triplets cannot overlap, and each run is one match of
+    ``(?:%HH)+``.  ``start`` and ``end`` are read as the bounds of a slice.
+    """
+    start, end, _ = slice(start, end).indices(len(text))
+    return [
+        (run.start(), run.end(), bytes.fromhex(run.group().replace("%", "")))
+        for run in _TRIPLET_RUN.finditer(text, start, end)
+    ]
+
+
+def triplet_concerns(text: str, start: int, end: int) -> list[tuple[int, int, bytes]]:
+    """The runs of :func:`triplet_runs` that hold a triplet of a control (%00-%1F, %7F)
+    or whose octets are not UTF-8 (RFC 3629 §4)."""
+    return [run for run in triplet_runs(text, start, end) if _of_concern(run[2])]
+
+
+#: Every octet but a control (%00-%1F, %7F): what ``bytes.translate`` deletes to
+#: leave the controls.
+NOT_CONTROLS: Final = bytes([*range(0x20, 0x7F), *range(0x80, 0x100)])
+
+
+def _of_concern(octets: bytes) -> bool:
+    """Do ``octets`` hold a control, or are they not UTF-8?"""
+    if octets.translate(None, NOT_CONTROLS):
+        return True
+    try:
+        octets.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def triplet_find(text: str, start: int, end: int, wanted: bytes, then: bytes | None = None) -> int:
+    """The index of the first percent-encoded triplet of ``text[start:end]`` (RFC 3986
+    §2.1) of one of the octets of ``wanted``, in either case, or -1; with ``then``,
+    only such a triplet that a triplet of one of its octets follows, or an ASCII
+    character that is one (a "%25" that "2" or "%32" follows decodes to the beginning
+    of a triplet)."""
+    if not wanted:
+        return -1
+    start, end, _ = slice(start, end).indices(len(text))
+    found = _triplet_of(wanted, then or b"").search(text, start, end)
+    return -1 if found is None else found.start()
+
+
+@lru_cache(maxsize=16)
+def _triplet_of(octets: bytes, then: bytes = b"") -> re.Pattern[str]:
+    """The triplets of ``octets``, either case ("%" and two characters, no repetition),
+    and with ``then``, each followed by a triplet of one of its octets or an ASCII
+    character that is one (a "%" that begins a triplet is that triplet)."""
+
+    def digit(value: int) -> str:
+        return "[" + "".join(sorted({f"{value:X}", f"{value:x}"})) + "]"
+
+    def triplets(octets: bytes) -> str:
+        return "%(?:" + "|".join(digit(o >> 4) + digit(o & 15) for o in octets) + ")"
+
+    if not then:
+        return re.compile(triplets(octets))
+    chars = "".join(re.escape(chr(o)) for o in then if o < 0x80)
+    literal = f"|(?!{PCT_ENCODED})[{chars}]" if chars else ""
+    return re.compile(f"{triplets(octets)}(?:{triplets(then)}{literal})")

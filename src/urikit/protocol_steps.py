@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, TypedDict
+from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
 
 from .errors import URIError
 from .grammar import UNRESERVED
 from .percent import form_encode, percent_decode, percent_decode_bytes, percent_encode
 from .types import IdnaForm, UnicodeForm
+
+if TYPE_CHECKING:
+    from typing_extensions import Required
 
 __all__ = ["STEPS", "STEP_FUNCTIONS", "TRACKING_PARAMS", "Editable", "ParamFilter", "Steps"]
 
@@ -220,11 +223,8 @@ STEPS: Final = ("unicode", *STEP_FUNCTIONS)
 _CHOICES: Final = {"idna": ("a-label", "u-label"), "unicode": ("NFC", "NFKC")}
 
 
-class Steps(TypedDict, total=False):
-    """The protocol-based steps (§6.2.4) by name, each off unless given."""
-
+class _CommonSteps(TypedDict, total=False):
     unicode: UnicodeForm | None
-    idna: IdnaForm | None
     strip_host_dot: bool
     remove_params: ParamFilter | None
     form_query: bool
@@ -233,13 +233,36 @@ class Steps(TypedDict, total=False):
     drop_fragment: bool
 
 
+class Steps(_CommonSteps, total=False):
+    """The protocol-based steps (§6.2.4) by name, each off unless given: the keyword
+    arguments of ``normalize``, ``equivalent`` and ``comparison_rung`` (``unicode``,
+    ``idna``, ``strip_host_dot``, ``remove_params``, ``form_query``, ``sort_query``,
+    ``drop_empty_query``, ``drop_fragment``)."""
+
+    idna: IdnaForm | None
+
+
+if TYPE_CHECKING:
+
+    class ToIRISteps(_CommonSteps, total=False):
+        """:class:`Steps` with ``idna="u-label"``, whose result only an IRI can hold."""
+
+        idna: Required[Literal["u-label"]]
+
+    class SameTypeSteps(_CommonSteps, total=False):
+        """:class:`Steps` without ``idna="u-label"``: the result keeps its type."""
+
+        idna: Literal["a-label"] | None
+
+
 def check_steps(steps: Mapping[str, object]) -> dict[str, Any]:
     """The steps that are on, with their values checked."""
     active: dict[str, Any] = {}
     for name, value in steps.items():
         if name not in STEPS:
             raise TypeError(
-                f"unknown normalization step {name!r}; the steps are {', '.join(STEPS)}"
+                f"unexpected keyword argument {name!r}: the protocol-based normalization "
+                f"steps are {', '.join(STEPS)}"
             )
         if value is None or value is False:
             continue

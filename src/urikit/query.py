@@ -35,9 +35,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from fnmatch import fnmatchcase
 from typing import Final, NoReturn, TypeAlias, get_args
 
+from ._seam import form_decode, percent_decode, percent_encode
 from .errors import URIError
 from .grammar import UNRESERVED
-from .percent import form_decode, form_encode, percent_decode, percent_encode
+from .percent import form_encode
 from .types import Codec, DecodeErrors
 
 __all__ = [
@@ -90,11 +91,6 @@ def _unknown_codec(codec: str) -> NoReturn:
 def _check_name(name: object) -> None:
     if not isinstance(name, str):
         raise TypeError(f"a query name is a str, not {type(name).__name__}")
-
-
-def _check_length(query: str, max_length: int) -> None:
-    if len(query) > max_length:
-        _too_long(query, max_length)
 
 
 def _too_long(query: str, max_length: int) -> NoReturn:
@@ -465,10 +461,6 @@ def set_query_param(
     """
     if codec not in CODECS:
         _unknown_codec(codec)
-    if type(query) is str and type(value) is str and type(name) is str and query:
-        edited = _set_as_written(query, name, value)
-        if edited is not None:
-            return edited
     new = _encode_pairs(name, value, codec, iri)
     if query is None or query == "":
         return _join(new) if new else query
@@ -496,37 +488,6 @@ def _set_in_pieces(query: str, name: str, new: list[str], codec: str) -> str | N
     if not found:
         return _result(query + "&" + "&".join(new)) if new else query
     return _join(kept)
-
-
-def _set_as_written(query: str, name: str, value: str) -> str | None:
-    """:func:`set_query_param` of ``name`` to ``value`` in a non-empty ``query`` in the
-    common case where the answer needs no split, or ``None`` when it does.
-
-    That is when ``name`` and ``value`` are ASCII letters, digits and "_" (unreserved,
-    §2.3: both codecs write them as they are, and only a name with a "%" can decode
-    to such a name, "+" decoding to a space or a plus sign), the query has no "%"
-    (so a piece is ``name``'s just when its name is written ``name``), no piece but the
-    first is ``name``'s (no "&" is followed by ``name``), and the query is short enough
-    to be within both limits.
-    """
-    if not (
-        len(query) < 2 * MAX_PARAMS  # at most MAX_PARAMS pieces, and within MAX_QUERY_LENGTH
-        and name.isascii()
-        and value.isascii()
-        and (name.isalnum() or name.isidentifier())
-        and (value.isalnum() or value.isidentifier())
-        and "%" not in query
-        and "&" + name not in query
-    ):
-        return None
-    first, amp, rest = query.partition("&")
-    if first.partition("=")[0] == name:
-        edited = f"{name}={value}{amp}{rest}"  # replaced in its place
-    else:
-        edited = f"{query}&{name}={value}"  # appended
-    if len(edited) > MAX_QUERY_LENGTH:
-        _too_long(edited, MAX_QUERY_LENGTH)
-    return edited
 
 
 def remove_query_param(query: str | None, name: str, *, codec: Codec = "form") -> str | None:

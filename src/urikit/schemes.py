@@ -231,7 +231,9 @@ class SchemeRegistry(Mapping[str, Scheme]):
     def get(self, name: str, /, default: Scheme | _T) -> Scheme | _T: ...
     def get(self, name: str, /, default: object = None) -> object:
         """The :class:`Scheme` named ``name`` (any case), or ``default``."""
-        scheme = self._lookup(name)
+        scheme = self._schemes.get(name) if type(name) is str else None
+        if scheme is None:
+            scheme = self._lookup(name)  # another case, or not a str
         return default if scheme is None else scheme
 
     def __contains__(self, name: object) -> bool:

@@ -13,18 +13,12 @@ checks this unless ``--any-port`` is given.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from ._contracts import SCANNED_RULES
-from ._store import Store, scan, speedups
+from . import _seam
+from ._contracts import Group
 from .errors import URIError
-from .grammar import IRI_GRAMMAR, RULES, URI_GRAMMAR, Grammar
-
-#: The compiled locator (``urikit._speedups.locate``), ``None`` on the pure path.
-_compiled_locate: Final[Callable[[str, bool], URIError | None] | None] = (
-    None if speedups is None else speedups.locate
-)
+from .grammar import RULES, Grammar
 
 __all__ = ["RULE_NAMES", "check", "is_valid"]
 
@@ -33,8 +27,16 @@ __all__ = ["RULE_NAMES", "check", "is_valid"]
 RULE_NAMES: tuple[str, ...] = tuple(sorted(RULES))
 
 
-#: rule -> (IRI grammar, needs a scheme, refuses a fragment, refuses a scheme)
-_SCANNED: Final = SCANNED_RULES
+#: The rules of a reference that may have a scheme (RFC 3986 §4.1, §4.3; RFC 3987
+#: §2.2) -> whether they read IRIs.
+_WITH_SCHEME: Final = {
+    "URI-reference": False,
+    "URI": False,
+    "absolute-URI": False,
+    "IRI-reference": True,
+    "IRI": True,
+    "absolute-IRI": True,
+}
 
 
 def _pattern_of(rule: str) -> tuple[Grammar, re.Pattern[str]]:
@@ -67,28 +69,30 @@ def port_shown(port: str) -> str:
     return port if len(port) <= 20 else f"of {len(port)} digits"
 
 
-def _spans(text: str, iri: bool) -> tuple[int, ...] | None:
-    """The sixteen ends of the components of the reference ``text`` (see ``_store.scan``)."""
-    if scan is not None:
-        return scan(text, iri)
-    m = (IRI_GRAMMAR if iri else URI_GRAMMAR).reference.fullmatch(text)
-    return None if m is None else tuple(end for g in range(1, 9) for end in m.span(g))
+def _span(ends: tuple[int, ...], group: Group) -> tuple[int, int]:
+    """The span of the component ``group`` in the sixteen ends of a scan."""
+    at = 2 * (group - 1)
+    return ends[at], ends[at + 1]
 
 
 def _port_error(text: str, rule: str) -> URIError | None:
     """The error for a port above :data:`PORT_MAX` in ``text``, valid for ``rule``, when
     its scheme has a registered default port; ``None`` otherwise."""
-    if rule not in _SCANNED or _SCANNED[rule][3] or ":" not in text:
+    if rule not in _WITH_SCHEME or ":" not in text:
         return None  # a rule without a scheme (relative-ref) has no scheme to ask
-    ends = _spans(text, _SCANNED[rule][0])
-    if ends is None or ends[0] < 0 or ends[9] <= ends[8]:
-        return None  # no reference, no scheme, or no port digits
-    port = text[ends[8] : ends[9]]
+    ends = _seam.scan(text, _WITH_SCHEME[rule])
+    if ends is None:
+        return None
+    scheme_start, scheme_end = _span(ends, Group.SCHEME)
+    port_start, port_end = _span(ends, Group.PORT)
+    if scheme_start < 0 or port_end <= port_start:
+        return None  # no scheme, or no port digits
+    port = text[port_start:port_end]
     if port_value(port) is not None:
         return None
     from .schemes import DEFAULT_REGISTRY  # the registry's tables: loaded on first use
 
-    scheme = DEFAULT_REGISTRY.get(text[ends[0] : ends[1]])
+    scheme = DEFAULT_REGISTRY.get(text[scheme_start:scheme_end])
     if scheme is None or scheme.default_port is None:
         return None
     return URIError(
@@ -96,7 +100,7 @@ def _port_error(text: str, rule: str) -> URIError | None:
         f"{scheme.default_port}) names a TCP or UDP service, and no TCP or UDP port is above "
         f"{PORT_MAX} (RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 itself sets no bound)",
         text=text,
-        position=ends[8],
+        position=port_start,
         rule="port",
     )
 
@@ -123,29 +127,18 @@ def is_valid(text: str, rule: str = "URI-reference", *, ports: bool = False) -> 
         raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
     if ports:
         return is_valid(text, rule) and _port_error(text, rule) is None
-    if scan is not None and rule in _SCANNED:
-        # The rules the compiled scanner decides: a reference, with or without a
-        # scheme (§4.1, §4.2, §4.3), and the same for IRIs (RFC 3987 §2.2).
-        iri, needs_scheme, no_fragment, no_scheme = _SCANNED[rule]
-        ends = scan(text, iri)
-        if ends is None:
-            return False
-        has_scheme = ends[0] >= 0
-        return (
-            (has_scheme or not needs_scheme)
-            and not (no_scheme and has_scheme)
-            and not (no_fragment and ends[14] >= 0)
-        )
     return _pattern_of(rule)[1].fullmatch(text) is not None
 
 
 if not TYPE_CHECKING:
-    # With the compiled core, the reference rules are answered without a Python frame;
-    # every other call is the function above.
-    is_valid = Store._validator(is_valid)
+    # With the compiled core, the eight reference rules (a reference, with or without a
+    # scheme, §4.1-§4.3, and the same for IRIs, RFC 3987 §2.2) are answered by one scan
+    # in C without a Python frame; every other call is the function above.
+    is_valid = _seam.validating(is_valid)
 
 
-#: The rules the compiled locator answers for (the automata of diagnose.locate, in C).
+#: The rules whose errors the seam locates (the automata of diagnose.locate, in C
+#: with the compiled core), by whether they read IRIs.
 _LOCATED: Final = {"URI-reference": False, "IRI-reference": True}
 
 
@@ -161,8 +154,8 @@ def check(text: str, rule: str = "URI-reference", *, ports: bool = False) -> Non
         if error is not None:
             raise error
         return
-    if _compiled_locate is not None and rule in _LOCATED:
-        error = _compiled_locate(text, _LOCATED[rule])
+    if rule in _LOCATED:
+        error = _seam.reference_error(text, _LOCATED[rule])
         if error is not None:
             raise error
         return

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, TypeAlias
 
+from ._seam import percent_decode
 from .errors import URIError
 from .grammar import ALPHA, DIGIT, PCT_ENCODED
-from .percent import percent_decode
 from .types import Component
 from .uri import IRI, URI
 

@@ -22,9 +22,36 @@ from typing import Protocol, TypeVar
 import rfc3986_oracle as oracle
 
 import urikit
-from urikit import IRI, URI, URIError
+from urikit import IRI, URI, URIError, whatwg
+from urikit._template_syntax import is_uri_template
+from urikit.dsn import parse_dsn
 from urikit.percent import COMPONENTS as PERCENT_COMPONENTS
-from urikit.security import is_internal_address, lenient_ipv4, redirect_findings
+from urikit.schemes import DEFAULT_REGISTRY
+from urikit.security import (
+    HostError,
+    PeerGuard,
+    UnsafeRedirectError,
+    check_host,
+    is_dns_name,
+    is_internal_address,
+    is_public_dns_name,
+    is_public_host,
+    lenient_ipv4,
+    redirect_findings,
+)
+from urikit.security.audit import innermost
+from urikit.sites import (
+    SuffixList,
+    lookup,
+    named_site,
+    public_suffix,
+    registrable_domain,
+    same_site,
+    site,
+)
+from urikit.template import Router, TemplateError, URITemplate
+from urikit.text.encoding import _LABELS as ENCODING_LABELS
+from urikit.text.encoding import _decode as decode_bytes
 from urikit.validate import RULE_NAMES, check
 from urikit.views import VIEWS, view
 
@@ -378,10 +405,10 @@ def target_extract(draw: Draw) -> None:
         assert URI(str(match.uri)) == match.uri
 
 
-def _check_links(html: str | bytes, base_text: str) -> None:
+def _check_links(html: str | bytes, base_text: str, scripting: bool = True) -> None:
     base = _reference(base_text, iri=False)
     try:
-        found = urikit.links(html, base_text)
+        found = urikit.links(html, base_text, scripting=scripting)
     except URIError:
         assert base is None or base.scheme is None, "links raises only for a bad base"
         return
@@ -393,7 +420,7 @@ def _check_links(html: str | bytes, base_text: str) -> None:
 def target_links(draw: Draw) -> None:
     """``links`` on text: only a bad base raises."""
     base_text, html = draw.texts(2)
-    _check_links(html, base_text)
+    _check_links(html, base_text, draw.flag())
 
 
 def target_links_bytes(draw: Draw) -> None:
@@ -402,14 +429,30 @@ def target_links_bytes(draw: Draw) -> None:
     _check_links(draw.octets(), base)
 
 
+def target_decode(draw: Draw) -> None:
+    """Every decoder of the Encoding Standard takes any octets; ASCII is itself in each
+    ASCII-compatible encoding (ISO-2022-JP without ESC, SO and SI)."""
+    name = draw.pick(sorted(ENCODING_LABELS))
+    data = draw.octets()
+    text = decode_bytes(data, name)
+    assert isinstance(text, str)
+    shifts = name == "iso-2022-jp" and any(b in data for b in b"\x0e\x0f\x1b")
+    if data.isascii() and name not in ("utf-16be", "utf-16le", "replacement") and not shifts:
+        assert text == data.decode("ascii"), name
+
+
 # -- security (§7) ---------------------------------------------------------------------
 
 
 def target_audit(draw: Draw) -> None:
     """``audit`` and ``lenient_ipv4`` never raise; spans lie in the text."""
     (text,) = draw.texts(1)
+    if draw.flag():
+        text = draw.pick(("feed:", "jar:", "view-source:", "feed:jar:")) * 3 + text
     for report in urikit.audit(text):
         assert 0 <= report.span[0] <= report.span[1] <= len(text), report
+    start, end, levels, _ = innermost(text, DEFAULT_REGISTRY)
+    assert 0 <= start <= end <= len(text) and (levels > 0 or (start, end) == (0, len(text)))
     address = lenient_ipv4(text)
     try:
         internal = is_internal_address(text)
@@ -422,11 +465,12 @@ def target_audit(draw: Draw) -> None:
 def target_redirect(draw: Draw) -> None:
     """``is_safe_redirect`` is a bool for any target; it agrees with ``redirect_findings``."""
     schemes = draw.pick((("http", "https"), "https", ()))
+    sites = draw.pick(((), ("example.co.uk", "https://a.github.io/", "[2001:db8::1]")))
     target, base, allowed = draw.texts(3)
     hosts = (allowed, "example.com")
     try:
         safe = urikit.is_safe_redirect(
-            target, base=base, allowed_hosts=hosts, allowed_schemes=schemes
+            target, base=base, allowed_hosts=hosts, allowed_schemes=schemes, allowed_sites=sites
         )
     except URIError:
         b = _reference(base, iri=False)
@@ -434,8 +478,129 @@ def target_redirect(draw: Draw) -> None:
         assert bad_base or ":" in allowed, "only a bad base or an allowed host's port"
         return
     assert isinstance(safe, bool)
-    findings = redirect_findings(target, base=base, allowed_hosts=hosts, allowed_schemes=schemes)
+    findings = redirect_findings(
+        target, base=base, allowed_hosts=hosts, allowed_schemes=schemes, allowed_sites=sites
+    )
     assert safe == (not findings), findings
+    iri = _reference(target, iri=True)
+    if iri is not None:  # an IRI target is judged too, never raised on
+        assert isinstance(urikit.is_safe_redirect(iri, base=base, allowed_hosts=hosts), bool)
+
+
+def target_hosts(draw: Draw) -> None:
+    """``check_host`` and its yes-or-no forms: a ``HostError`` or a pass, and they agree."""
+    public = draw.flag()
+    (text,) = draw.texts(1)
+    try:
+        check_host(text, public=public)
+    except HostError as error:
+        assert 0 <= (error.position or 0) <= len(text), error
+        assert error.code != "internal-address" or is_internal_address(error.address)  # type: ignore[arg-type]
+        passed = False
+    else:
+        passed = True
+    if public:
+        assert is_public_host(text) == passed
+    assert is_public_dns_name(text) <= is_dns_name(text)
+    assert is_public_dns_name(text) <= is_public_host(text)
+
+
+def target_redirect_guard(draw: Draw) -> None:
+    """``PeerGuard.check_redirect``: ``UnsafeRedirectError``, or ``URIError`` for a bad base."""
+    hosts = draw.pick((None, ("example.com",), (".example.org",)))
+    location, base = draw.texts(2)
+    guard = PeerGuard(allowed_networks=["127.0.0.0/8"], allowed_redirect_hosts=hosts)
+    try:
+        guard.check_redirect(location, base)
+    except UnsafeRedirectError as refusal:
+        assert refusal.code and refusal.reason, refusal
+    except URIError:
+        b = _reference(base, iri=False)
+        assert b is None or b.scheme is None or _port_above_limit(b), base
+
+
+# -- multi-host connection strings and JSON Schema formats ----------------------------------
+
+
+def target_dsn(draw: Draw) -> None:
+    """``parse_dsn``: a ``URIError`` that points into the text, or a DSN read back alike."""
+    (text,) = draw.texts(1)
+    try:
+        dsn = parse_dsn(text)
+    except URIError as error:
+        assert error.position is not None and 0 <= error.position <= len(text), error
+        return
+    assert dsn.text == text and parse_dsn(text) == dsn
+    assert all(port is None or 1 <= port <= 65535 for _, port in dsn.hosts)
+    assert str(dsn) == dsn.redacted() and repr(dsn) == f"DSN({dsn.redacted()!r})"
+    if not dsn._spans:
+        assert str(dsn) == text  # nothing secret: nothing masked
+
+
+def target_formats(draw: Draw) -> None:
+    """The JSON Schema format checks: a bool for any text, each the rule it names."""
+    from urikit.jsonschema import FORMATS
+
+    name = draw.pick(sorted(FORMATS))
+    (text,) = draw.texts(1)
+    result = FORMATS[name](text)
+    assert isinstance(result, bool)
+    rules = {"uri": "URI", "uri-reference": "URI-reference", "iri": "IRI"}
+    rules["iri-reference"] = "IRI-reference"
+    if name == "uri-template":
+        assert result == is_uri_template(text)
+    else:
+        assert result == urikit.is_valid(text, rules[name])
+
+
+# -- sites: the Public Suffix List ----------------------------------------------------
+
+
+def target_sites(draw: Draw) -> None:
+    """The public suffix and registrable domain of any text: both None, or the last labels
+    of the domain read; ``same_site`` is symmetric and refuses only what is no IRI."""
+    private = draw.flag()
+    text, other = draw.texts(2)
+    suffix = public_suffix(text, private=private)
+    domain = registrable_domain(text, private=private)
+    match = lookup(text, private=private)
+    if match is None:
+        assert suffix is None and domain is None
+    else:
+        assert (match.public_suffix, match.registrable_domain) == (suffix, domain)
+        assert suffix is not None and match.domain.endswith(suffix)
+        if domain is not None:
+            assert domain.endswith("." + suffix)
+            assert match.domain == domain or match.domain.endswith("." + domain)
+    try:
+        named = named_site(text)
+    except URIError:
+        pass
+    else:
+        assert named.scheme is not None or registrable_domain(named.host) in (named.host, None)
+    try:
+        same = same_site(text, other, schemeful=private)
+    except URIError:
+        assert _reference(text, iri=True) is None or _reference(other, iri=True) is None
+        return
+    assert same == same_site(other, text, schemeful=private)
+    first = site(text, schemeful=private)
+    assert same == (first is not None and first == site(other, schemeful=private))
+
+
+def target_suffix_list(draw: Draw) -> None:
+    """``SuffixList.from_text`` of any text: a list that answers, or a ``ValueError`` that
+    names the line of the rule it cannot read."""
+    text, host = draw.texts(2)
+    try:
+        suffixes = SuffixList.from_text(text)
+    except ValueError as error:
+        assert str(error).startswith("line "), error
+        return
+    suffix = suffixes.public_suffix(host)
+    domain = suffixes.registrable_domain(host, private=False)
+    assert suffix is None or host.lower().endswith(suffix) or "%" in host
+    assert domain is None or suffixes.lookup(host, private=False) is not None
 
 
 # -- the query (§3.4) -------------------------------------------------------------------
@@ -612,6 +777,143 @@ def target_validate(draw: Draw) -> None:
         assert 0 <= error.position <= len(text)
     else:
         assert valid
+
+
+# -- the WHATWG reading: the URL Standard and UTS #46 -------------------------------------
+
+WHATWG_BASES = ("http://example.org/foo/bar", "file:///C:/a", "sc://x/y", "about:blank")
+WHATWG_SETTERS = ("href", "protocol", "username", "password", "host", "hostname", "port",
+                  "pathname", "search", "hash")  # fmt: skip
+
+
+def target_whatwg(draw: Draw) -> None:
+    """``whatwg.URL``: a URL whose href parses to itself, or a ``URLParseError``; every
+    setter either keeps a URL that parses to its href or, for href, raises."""
+    use_base = draw.flag()
+    base = draw.pick(WHATWG_BASES) if use_base else None
+    setter = draw.pick(WHATWG_SETTERS)
+    text, value = draw.texts(2)
+    try:
+        url = whatwg.URL(text, base)
+    except whatwg.URLParseError:
+        assert not whatwg.URL.can_parse(text, base)
+        return
+    assert whatwg.URL.can_parse(text, base)
+    assert whatwg.URL(url.href).href == url.href
+    assert whatwg.components(url.href)[0] == url.href
+    url.search_params.sort()
+    with contextlib.suppress(whatwg.URLParseError):
+        setattr(url, setter, value)
+    assert whatwg.URL(url.href).href == url.href
+    assert pickle.loads(pickle.dumps(url)) == url
+
+
+def target_whatwg_checked(draw: Draw) -> None:
+    """``URL.checked``: the same URL as ``URL``, with report spans inside the input."""
+    (text,) = draw.texts(1)
+    try:
+        url, reports = whatwg.URL.checked(text)
+    except whatwg.URLParseError as error:
+        assert error.position is None or 0 <= error.position <= len(text)
+        return
+    assert url == whatwg.URL(text)
+    assert all(0 <= r.span[0] <= r.span[1] <= len(text) for r in reports)
+
+
+def target_uts46(draw: Draw) -> None:
+    """``domain_to_ascii`` (an ASCII result that maps to itself, or ``IDNAError``) and
+    ``domain_to_unicode`` (never raises)."""
+    strict = draw.flag()
+    (text,) = draw.texts(1)
+    try:
+        result = whatwg.domain_to_ascii(text, strict)
+    except whatwg.IDNAError:
+        pass
+    else:
+        assert result.isascii() and whatwg.domain_to_ascii(result, strict) == result
+    assert isinstance(whatwg.domain_to_unicode(text), str)
+
+
+def target_search_params(draw: Draw) -> None:
+    """``URLSearchParams``: its serialization parses back to the same pairs."""
+    (text,) = draw.texts(1)
+    params = whatwg.URLSearchParams(text)
+    assert list(whatwg.URLSearchParams(str(params))) == list(params)
+
+
+# -- URI Templates (RFC 6570) -------------------------------------------------------------
+
+TEMPLATE_OPERATORS = ("", "+", "#", ".", "/", ";", "?", "&", "=", "!")
+TEMPLATE_MODIFIERS = ("", "*", ":3", ":0")
+
+
+def _template_outcome(action: Callable[..., T], *args: object) -> tuple[bool, object]:
+    try:
+        return True, action(*args)
+    except TemplateError as error:
+        return False, (error.reason, error.position, error.rule)
+
+
+def target_template(draw: Draw) -> None:
+    """``URITemplate(text)``, ``expand`` and ``partial`` with text values: a template or
+    a ``TemplateError`` inside the text; the fast path agrees with §3.2.1; ``partial``
+    then ``expand`` is ``expand``."""
+    op = draw.pick(TEMPLATE_OPERATORS)
+    modifier = draw.pick(TEMPLATE_MODIFIERS)
+    text, value, other = draw.texts(3)
+    for source in (text, f"{text}{{{op}a{modifier},b}}"):
+        try:
+            t = URITemplate(source)
+        except TemplateError as error:
+            assert error.text == source and error.position is not None
+            assert 0 <= error.position <= len(source)
+            continue
+        assert str(t) == source and URITemplate(str(t)) == t
+        for values in (
+            {},
+            {"a": value, "b": other},
+            {"a": [value, None, other]},
+            {"a": {value: other, other: None}, "b": ""},
+        ):
+            fast = _template_outcome(t.expand, values)
+            plain = _template_outcome(t._expand_plainly, values)
+            assert fast == plain
+            if not fast[0]:
+                continue
+            given = {"a": values.get("a")}
+            done, partial = _template_outcome(t.partial, given)
+            if done:
+                assert isinstance(partial, URITemplate)
+                rest = {k: v for k, v in values.items() if k != "a"}
+                assert partial.expand(rest) == fast[1]
+
+
+def target_template_match(draw: Draw) -> None:
+    """``match`` and ``Router.match`` of any text: values, ``None``, or a
+    ``TemplateError`` where the template is ambiguous; what matches reads back the same
+    from its expansion, and the router agrees with the template."""
+    op = draw.pick(TEMPLATE_OPERATORS[:8])
+    modifier = draw.pick(TEMPLATE_MODIFIERS[:3])
+    allow = draw.flag()
+    literal, uri = draw.texts(2)
+    expression = f"{{{op}a{modifier}}}"
+    try:
+        t = URITemplate(literal + expression)
+    except TemplateError:
+        t = URITemplate(expression)
+    try:
+        found = t.match(uri, allow_dot_segments=allow)
+    except TemplateError as error:
+        assert error.rule in ("expression", "prefix", "explode")
+        try:
+            Router([t])
+        except TemplateError:
+            return
+        raise AssertionError("the router accepted an ambiguous template") from None
+    routed = Router([t], allow_dot_segments=allow).match(uri)
+    assert (None if routed is None else routed.variables) == found
+    if found is not None:
+        assert t.match(t.expand(found), allow_dot_segments=True) == found
 
 
 TARGETS: dict[str, Callable[[Draw], None]] = {

@@ -23,7 +23,7 @@
 
 /* One scheme of the registry whose rules (RFC 3986 §6.2.3) are not those of a scheme
  * the registry does not know: its lower-case name and its rules, read from its code in
- * urikit._fast.scheme_codes (uk_scheme_rules_of, ops.h). */
+ * urikit._seam.scheme_codes (uk_scheme_rules_of, ops.h). */
 typedef struct {
     const char *name;
     Py_ssize_t n;
@@ -402,7 +402,7 @@ PyDoc_STRVAR(uk_column_map_doc,
              "row; NORMALIZE_SYNTAX, NORMALIZE_SCHEME its normal form (RFC 3986 §6.2.2,\n"
              "§6.2.3) with the rules of schemes, a tuple of (lower-case name: bytes,\n"
              "code), sorted by name, of the registry's schemes with a nonzero code in\n"
-             "urikit._fast.scheme_codes; RESOLVE its target against the ASCII absolute\n"
+             "urikit._seam.scheme_codes; RESOLVE its target against the ASCII absolute\n"
              "URI against (bytes; RFC 3986 §5.2, strict as in resolve); RESOLVE_EACH\n"
              "against the row of the column bases (a column spec of the same length;\n"
              "null where the base is null, fallback's where it is no absolute URI).\n"

@@ -54,7 +54,7 @@ typedef struct {
 } uk_scheme_rules;
 
 /* The rules of one scheme from its code (the layout of contracts.h, packed by
- * urikit._fast.scheme_codes): 0 on success, -1 for a code out of range. */
+ * urikit._seam.scheme_codes): 0 on success, -1 for a code out of range. */
 int uk_scheme_rules_of(long code, uk_scheme_rules *rules);
 
 /* The room the target of a reference of length nr against a base of length nb can take:

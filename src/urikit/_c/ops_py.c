@@ -1,8 +1,8 @@
 /* The Python functions over the RFC operations (ops.h, percent.h): resolution,
  * normalization and percent-encoding.
  *
- * urikit._fast and urikit.percent call them where they are sure to give the readable path's answer,
- * and take the readable path when a function returns None:
+ * urikit._seam offers them in place of the readable functions, which answer where a
+ * function returns None:
  *
  *     resolve(cls, base, ref, strict, /)   the target of ref against base (RFC 3986
  *                                          §5.2.2), an instance of cls built from the
@@ -268,7 +268,7 @@ static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_
 PyDoc_STRVAR(ops_normalize_doc,
              "normalize(cls, text, schemes, /)\n--\n\n"
              "The normal form of the reference text (RFC 3986 §6.2.2, and §6.2.3 with the\n"
-             "dict schemes: lower-case name -> its code in urikit._fast.scheme_codes), an\n"
+             "dict schemes: lower-case name -> its code in urikit._seam.scheme_codes), an\n"
              "instance of cls, or with cls None its text (read as an\n"
              "IRI, text itself when it is normal); None when text is not a reference or\n"
              "only the readable path can answer.");
@@ -369,7 +369,7 @@ PyDoc_STRVAR(ops_normalize_in_doc,
              "normalize_in(registry, codes, codes_of, cls, text, level, given, /)\n--\n\n"
              "normalize(cls, text, schemes) at level \"scheme\" or \"syntax\" (None for any\n"
              "other), for the scheme registry given: its codes are codes when given is\n"
-             "registry, else codes_of(given).  urikit._fast binds the first three.");
+             "registry, else codes_of(given).  urikit._seam binds the first three.");
 
 static PyObject *ops_normalize_in(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {

@@ -446,6 +446,9 @@ static PyMethodDef reference_methods[] = {
     {"_validator", (PyCFunction)uk_reference_validator, METH_O | METH_STATIC,
      "is_valid(text, rule='URI-reference') deciding the reference rules by one scan\n"
      "and leaving every other call to fallback (urikit.validate)."},
+    {"_rule_validator", (PyCFunction)uk_reference_rule_validator, METH_VARARGS | METH_STATIC,
+     "A function of one argument: for a str, whether it matches rule, one of the\n"
+     "reference rules, decided by one scan; any other call is fallback's."},
     {"_refuse", (PyCFunction)reference_refuse, METH_O | METH_CLASS,
      "Raise the error for a text that is not a reference (subclasses say more)."},
     {"_group", (PyCFunction)reference_group, METH_O,

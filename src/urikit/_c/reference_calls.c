@@ -115,6 +115,30 @@ PyObject *uk_reference_construct_directly(PyObject *cls, PyObject *unused)
 /* The rules of urikit._contracts.SCANNED_RULES, in its order. */
 static const uk_scanned_rule uk_scanned_rules[UK_SCANNED_RULES] = {UK_SCANNED_RULE_TABLE};
 
+/* 1 when the str text matches rule, 0 when it does not, -1 on error. */
+static int uk_matches_rule(PyObject *text, const uk_scanned_rule *rule)
+{
+    ptrdiff_t spans[UK_SPANS];
+    int found = uk_scan_text(text, rule->iri, spans);
+    if (found <= 0) {
+        return found;
+    }
+    int has_scheme = spans[0] >= 0;
+    return (has_scheme || !rule->needs_scheme) && !(rule->no_scheme && has_scheme) &&
+           !(rule->no_fragment && spans[2 * UK_C_FRAGMENT] >= 0);
+}
+
+/* The rule of uk_scanned_rules named by the str name, or NULL. */
+static const uk_scanned_rule *uk_scanned_rule_named(PyObject *name)
+{
+    for (int i = 0; i < UK_SCANNED_RULES; i++) {
+        if (PyUnicode_CompareWithASCIIString(name, uk_scanned_rules[i].name) == 0) {
+            return &uk_scanned_rules[i];
+        }
+    }
+    return NULL;
+}
+
 static PyObject *uk_is_valid(PyObject *fallback, PyObject *const *args, size_t nargsf,
                              PyObject *kwnames)
 {
@@ -124,26 +148,14 @@ static PyObject *uk_is_valid(PyObject *fallback, PyObject *const *args, size_t n
         if (nargs == 1) {
             rule = &uk_scanned_rules[0];
         } else if (PyUnicode_Check(args[1])) {
-            for (int i = 0; i < UK_SCANNED_RULES; i++) {
-                if (PyUnicode_CompareWithASCIIString(args[1], uk_scanned_rules[i].name) == 0) {
-                    rule = &uk_scanned_rules[i];
-                    break;
-                }
-            }
+            rule = uk_scanned_rule_named(args[1]);
         }
     }
     if (rule == NULL) {
         return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
     }
-    ptrdiff_t spans[UK_SPANS];
-    int found = uk_scan_text(args[0], rule->iri, spans);
-    if (found < 0) {
-        return NULL;
-    }
-    int has_scheme = found && spans[0] >= 0;
-    int valid = found && (has_scheme || !rule->needs_scheme) && !(rule->no_scheme && has_scheme) &&
-                !(rule->no_fragment && spans[2 * UK_C_FRAGMENT] >= 0);
-    return PyBool_FromLong(valid);
+    int valid = uk_matches_rule(args[0], rule);
+    return valid < 0 ? NULL : PyBool_FromLong(valid);
 }
 
 static PyMethodDef uk_is_valid_def = {
@@ -165,6 +177,57 @@ PyObject *uk_reference_validator(PyObject *unused, PyObject *fallback)
     }
     PyObject *function = PyCFunction_NewEx(&uk_is_valid_def, fallback, module);
     Py_DECREF(module);
+    return function;
+}
+
+/* Reference._rule_validator(rule, fallback) gives a function of one argument: for a str,
+ * whether it matches rule, one of the eight reference rules, answered from one scan; any
+ * other call is fallback's, with the same arguments.  Its self is (fallback, rule index). */
+
+static PyObject *uk_rule_is_valid(PyObject *self, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    PyObject *fallback = PyTuple_GET_ITEM(self, 0);
+    if (kwnames != NULL || PyVectorcall_NARGS(nargsf) != 1 || !PyUnicode_Check(args[0])) {
+        return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
+    }
+    Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(self, 1));
+    UK_ASSERT(index >= 0 && index < UK_SCANNED_RULES);
+    int valid = uk_matches_rule(args[0], &uk_scanned_rules[index]);
+    return valid < 0 ? NULL : PyBool_FromLong(valid);
+}
+
+static PyMethodDef uk_rule_is_valid_def = {
+    "conforms", (PyCFunction)(void (*)(void))uk_rule_is_valid, METH_FASTCALL | METH_KEYWORDS,
+    "conforms(text)\n--\n\n"
+    "Does the str text match the rule?  (A reference rule answered from one scan by the\n"
+    "compiled core; any other argument goes to the fallback.)"};
+
+PyObject *uk_reference_rule_validator(PyObject *unused, PyObject *args)
+{
+    (void)unused;
+    PyObject *name, *fallback;
+    if (!PyArg_ParseTuple(args, "UO:_rule_validator", &name, &fallback)) {
+        return NULL;
+    }
+    const uk_scanned_rule *rule = uk_scanned_rule_named(name);
+    if (rule == NULL || !PyCallable_Check(fallback)) {
+        PyErr_Format(PyExc_ValueError,
+                     "_rule_validator() takes a reference rule and a callable, not %R", name);
+        return NULL;
+    }
+    PyObject *self = Py_BuildValue("(On)", fallback, (Py_ssize_t)(rule - uk_scanned_rules));
+    if (self == NULL) {
+        return NULL;
+    }
+    PyObject *module = PyObject_GetAttrString(fallback, "__module__");
+    if (module == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    PyObject *function = PyCFunction_NewEx(&uk_rule_is_valid_def, self, module);
+    Py_DECREF(module);
+    Py_DECREF(self);
     return function;
 }
 

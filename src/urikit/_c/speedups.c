@@ -7,16 +7,19 @@
  * of Grammar.reference.fullmatch(text).
  *
  * Reference is the storage of the value type (reference.c), the base of
- * urikit.uri.URI and IRI when the compiled core is used (urikit._store).
+ * urikit.uri.URI and IRI when the compiled core is used (urikit._seam.Store).
  *
  * resolve, normalize, remove_dot_segments, percent_decode and percent_encode are the RFC
- * operations over the scanner's spans (ops.h, ops_py.c), which
- * urikit._fast and urikit.percent use where they give the readable path's answers.
+ * operations over the scanner's spans (ops.h, ops_py.c), which urikit._seam offers
+ * in place of the readable functions, with the same answers.
  *
  * lenient_encode makes the character repairs of urikit.lenient in one call
  * (lenient.c); triplet_runs finds the runs of percent-encoded triplets and their
  * octets for urikit.security.triplets (triplets.c); chars_in finds which of some
  * characters a text holds in one pass (chars.c).
+ *
+ * sites_table and sites_find look hosts up in a compiled Public Suffix List for
+ * urikit.sites (sites.c).
  *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
  * that is not a reference, or None (locate.h, error.c); Reference raises it for an
@@ -114,7 +117,8 @@ static int speedups_exec(PyObject *module)
     if (PyModule_AddFunctions(module, uk_ops_methods) < 0 ||
         PyModule_AddFunctions(module, uk_lenient_methods) < 0 ||
         PyModule_AddFunctions(module, uk_triplet_methods) < 0 ||
-        PyModule_AddFunctions(module, uk_chars_methods) < 0) {
+        PyModule_AddFunctions(module, uk_chars_methods) < 0 ||
+        PyModule_AddFunctions(module, uk_sites_methods) < 0) {
         return -1;
     }
     st->reference_type =
@@ -189,7 +193,8 @@ static PyModuleDef_Slot speedups_slots[] = {
 PyDoc_STRVAR(speedups_doc,
              "The compiled core of urikit: scan(text, iri), locate(text, iri), Reference, and the\n"
              "RFC operations resolve, normalize, remove_dot_segments, percent_decode and\n"
-             "percent_encode, and the lenient reading's repairs, lenient_encode.");
+             "percent_encode, the lenient reading's repairs, lenient_encode, the checks of\n"
+             "triplets and characters, and the Public Suffix List lookup, sites_find.");
 
 struct PyModuleDef uk_speedups_module = {
     PyModuleDef_HEAD_INIT,

@@ -10,6 +10,7 @@
  *     lenient.c         lenient_encode, the lenient reading's repairs
  *     triplets.c        triplet_runs, triplet_concerns, triplet_find
  *     chars.c           chars_in
+ *     sites.c           sites_table, sites_find: the Public Suffix List lookup
  */
 #ifndef URIKIT_C_SPEEDUPS_H
 #define URIKIT_C_SPEEDUPS_H
@@ -68,9 +69,11 @@ PyObject *uk_reference_new(PyTypeObject *cls, PyObject *args, PyObject *kwds);
 
 /* --- reference_calls.c ------------------------------------------------------------------ */
 
-/* Reference._construct_directly, Reference._validator and r._replace_query. */
+/* Reference._construct_directly, Reference._validator, Reference._rule_validator and
+ * r._replace_query. */
 PyObject *uk_reference_construct_directly(PyObject *cls, PyObject *unused);
 PyObject *uk_reference_validator(PyObject *unused, PyObject *fallback);
+PyObject *uk_reference_rule_validator(PyObject *unused, PyObject *args);
 PyObject *uk_reference_replace_query(PyObject *op, PyObject *query);
 
 /* --- error.c ------------------------------------------------------------------------------ */
@@ -97,5 +100,6 @@ extern PyMethodDef uk_ops_methods[];     /* ops_py.c */
 extern PyMethodDef uk_lenient_methods[]; /* lenient.c */
 extern PyMethodDef uk_triplet_methods[]; /* triplets.c */
 extern PyMethodDef uk_chars_methods[];   /* chars.c */
+extern PyMethodDef uk_sites_methods[];   /* sites.c */
 
 #endif /* URIKIT_C_SPEEDUPS_H */

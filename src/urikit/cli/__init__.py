@@ -21,7 +21,21 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from . import audit, core, data, extract, inspect, iri, normalize, paths, query, redirect, resolve
+from . import (
+    audit,
+    core,
+    data,
+    extract,
+    inspect,
+    iri,
+    normalize,
+    paths,
+    query,
+    redirect,
+    resolve,
+    site,
+    template,
+)
 from ._output import EXIT_FAILED, EXIT_OUTPUT, EXIT_PIPE, EXIT_USAGE, OutputError
 
 __all__ = ["build_parser", "main"]
@@ -34,10 +48,12 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     query,
     audit,
     redirect,
+    site,
     iri,
     extract,
     paths,
     data,
+    template,
     inspect,
 )
 
@@ -95,12 +111,27 @@ def _output_failed(exc: OSError | OutputError) -> int:
     return EXIT_OUTPUT
 
 
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The parser of the subcommand (or of its action, as ``urikit query list``) that
+    ``args`` were parsed by."""
+    found: Any = parser
+    for dest in ("command", "action"):
+        actions = [a for a in found._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, dest, None)
+        if not actions or name not in actions[0].choices:
+            break
+        found = actions[0].choices[name]
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     try:
         try:
-            args = parser.parse_args(argv)
+            args, extra = parser.parse_known_args(argv)
+            if extra:  # said by the subcommand, with its own usage line
+                _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
         except SystemExit as exc:  # --help, --version or a usage error
             if sys.stdout is not None:
                 sys.stdout.flush()

@@ -44,7 +44,10 @@ class Batch:
     ``values`` are raw lines with their ends (``bytes``, or ``str`` from a text
     stream) for ``LINE``, ``str`` for ``ARGUMENT``, and for ``ROW`` an Arrow
     array of strings or a list of ``bytes`` and ``None``; ``bases`` the base of
-    each row (``--base-column``), as a list of ``str`` and ``None``.
+    each row (``--base-column``), as a list of ``str`` and ``None``; ``others``
+    the columns of a table kept beside the records (an Arrow record batch, held
+    by the command's process only); ``problems`` why a null row holds no text,
+    by its index in the batch, where the source says more than that it is null.
     """
 
     start: int
@@ -52,6 +55,8 @@ class Batch:
     values: Any
     bases: list[str | None] | None = None
     position: int = 0
+    others: Any = None
+    problems: dict[int, str] | None = None
 
 
 @dataclass
@@ -112,15 +117,20 @@ class Job:
             return self._by_columns(batch)
         self.buffer.records, self.buffer.messages = [], []
         self.records.failures = 0
-        keys, rows = self._each(batch)
+        keys, written = self._each(batch)
+        rows = len(written)
         done = Done(rows, self.records.failures, batch.position, messages=self.buffer.messages)
         if self.plan.table:
+            import pyarrow as pa  # type: ignore[import-untyped]
+
             from . import _tables
 
             done.table = _tables.from_records(self.buffer.records, self.schema)
             if self.plan.csv:
                 done.table = _tables.for_csv(done.table)
             done.keys = keys
+            if not all(written):  # the rows of the kept columns that have a record
+                done.kept = pa.array(written, pa.bool_())
         elif keys is not None:
             done.records, done.keys = self.buffer.records, keys
         else:
@@ -159,18 +169,21 @@ class Job:
                 items.append(_input.Item(text, label, None, base))
         return items
 
-    def _each(self, batch: Batch) -> tuple[list[bytes | None] | None, int]:
-        """Each input's record made one by one (after the kernel, where there is one)."""
+    def _each(self, batch: Batch) -> tuple[list[bytes | None] | None, list[bool]]:
+        """Each input's record made one by one (after the kernel, where there is one):
+        the ``--unique`` keys of the records written, and whether each input has one."""
         items = self._items(batch)
         records, op, buffer = self.records, self.operation, self.buffer
         answered, fields = self._kernel(batch, items)
         keys: list[bytes | None] | None = [] if op.key is not None else None
+        flags: list[bool] = []
         for row, item in enumerate(items):
             written, failures = len(buffer.records), records.failures
             key: bytes | None = None
             if item is None:
-                records.fail(_input.Item("", f"{batch.unit} {batch.start + row + 1}"),
-                             URIError(NULL_REASON), fields={"input": None})  # fmt: skip
+                label = f"{batch.unit} {batch.start + row + 1}"
+                reason = URIError(_null_reason(batch, row))
+                records.fail(_input.Item("", label), reason, fields={"input": None})
             elif answered is not None and answered[row]:
                 known = {name: values[row] for name, values in fields.items()}
                 if op.key is not None:
@@ -181,9 +194,10 @@ class Job:
                 if op.key is not None and item.error is None:
                     key = self._key_of(item)
                 records.record(item, op.one, op.one_json)
-            if keys is not None and len(buffer.records) > written:
+            flags.append(len(buffer.records) > written)
+            if keys is not None and flags[-1]:
                 keys.append(None if records.failures > failures else key)
-        return keys, len(items)
+        return keys, flags
 
     def _key_of(self, item: _input.Item) -> bytes | None:
         """The ``--unique`` key of an input, ``None`` when it fails (its record is kept)."""
@@ -205,7 +219,7 @@ class Job:
         if column is None:
             return None, {}
         try:
-            import pyarrow as pa  # type: ignore[import-untyped]
+            import pyarrow as pa
         except ImportError:
             return None, {}
         values = batch.values
@@ -238,13 +252,15 @@ class Job:
         except ValueError:  # the kernel refused the batch: each row is made alone
             answered, fields = pa.array([False] * n), {}
         answered = pc.fill_null(answered, False)
+        if self.records.skip_blank:  # a blank row has no record
+            answered = pc.and_(answered, pc.invert(_blank(values)))
         # The rows the kernel left, made as the line mode makes them.
         made: dict[int, dict[str, Any]] = {}
         others = pc.indices_nonzero(pc.invert(answered))
         for at, text in zip(others.to_pylist(), values.take(others).to_pylist(), strict=True):
             written, label = len(self.buffer.records), f"row {batch.start + at + 1}"
             if text is None:
-                self.records.fail(_input.Item("", label), URIError(NULL_REASON),
+                self.records.fail(_input.Item("", label), URIError(_null_reason(batch, at)),
                                   fields={"input": None})  # fmt: skip
             else:
                 self.records.record(_input.Item(text, label), op.one, op.one_json)
@@ -289,20 +305,40 @@ class Job:
 
 
 def complete(done: Done, batch: Batch) -> Any:
-    """The table of ``done`` with its ``input`` column: the batch's values, shown."""
-    if done.masked is None:
-        return done.table
+    """The table of ``done`` with its ``input`` column (the batch's values, shown, when
+    the kernel made it) and the columns of the input kept beside the records."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts = batch.values.cast(pa.string())
-    if done.masked:
-        rows = dict(done.masked)
-        shown = pa.array([rows[row] for row in sorted(rows)], pa.string())
-        texts = pc.replace_with_mask(texts, _flags(len(texts), rows), shown)
-    if done.kept is not None:
-        texts = texts.filter(done.kept)
-    return done.table.add_column(0, "input", texts)
+    table = done.table
+    if done.masked is not None:
+        texts = batch.values.cast(pa.string())
+        if done.masked:
+            rows = dict(done.masked)
+            shown = pa.array([rows[row] for row in sorted(rows)], pa.string())
+            texts = pc.replace_with_mask(texts, _flags(len(texts), rows), shown)
+        if done.kept is not None:
+            texts = texts.filter(done.kept)
+        table = table.add_column(0, "input", texts)
+    if batch.others is not None:
+        others = batch.others if done.kept is None else batch.others.filter(done.kept)
+        for f, column in zip(others.schema, others.columns, strict=True):
+            table = table.append_column(f, column)
+    return table
+
+
+def _null_reason(batch: Batch, row: int) -> str:
+    """Why the null row ``row`` of ``batch`` holds no URI reference."""
+    if batch.problems is not None and row in batch.problems:
+        return f"the row holds no URI reference: {batch.problems[row]}"
+    return NULL_REASON
+
+
+def _blank(values: Any) -> Any:
+    """Which rows of a column of strings are blank (empty, or spaces and tabs only)."""
+    import pyarrow.compute as pc
+
+    return pc.fill_null(pc.match_substring_regex(values, "^[ \\t]*$"), False)
 
 
 def _flags(n: int, rows: Iterable[int]) -> Any:

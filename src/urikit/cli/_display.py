@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .. import URI, URIError
@@ -56,19 +57,57 @@ def mask(text: str) -> str:
     return text[: span[0]] + MASK + text[span[1] :]
 
 
-def masked_error(exc: URIError) -> URIError:
-    """``exc`` redrawn on its text with the password masked."""
-    text = exc.text
-    span = None if text is None else password_span(text)
-    if text is None or span is None:
-        return exc
-    start, end = span
-    position = exc.position
-    if position is not None and position >= end:
-        position += len(MASK) - (end - start)
-    elif position is not None and position > start:
-        position = start
-    return URIError(exc.reason, text=mask(text), position=position, rule=exc.rule)
+#: The reason of an error on a non-ASCII character, up to its advice for Python code.
+NON_ASCII: Final = "a URI holds only ASCII characters (RFC 3986 §2)"
+
+
+@dataclass(frozen=True)
+class ShownError:
+    """An error as the command shows it.
+
+    ``position`` and ``rule`` count in the input as given, whether or not its
+    password is masked where it is shown; ``message`` is one line (the character,
+    the position, the rule and the reason); ``caret`` is the input as shown, with
+    a caret under the character at fault, in two indented lines (or empty).
+    """
+
+    reason: str
+    position: int | None
+    rule: str | None
+    message: str
+    caret: str = ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(line.strip() for line in text.splitlines()) if "\n" in text else text
+
+
+def shown_error(
+    exc: ValueError, *, show_password: bool = False, advice: str | None = None
+) -> ShownError:
+    """``exc`` as the command shows it, its text's password masked (RFC 3986 §7.5)
+    unless ``show_password``.
+
+    ``advice`` replaces what the reason of a non-ASCII character advises Python
+    code to do (``IRI(text)``) by what to do on the command line.
+    """
+    error = as_error(exc)
+    reason, text, position, rule = error.reason, error.text, error.position, error.rule
+    if advice is not None and reason.startswith(NON_ASCII):
+        reason = f"{NON_ASCII}; {advice}"
+    head, _, caret = str(URIError(reason, text=text, position=position, rule=rule)).partition("\n")
+    span = None if show_password or text is None else password_span(text)
+    if span is not None and position is not None and text is not None:
+        # The caret is drawn under the masked text; the position stays the input's.
+        start, end = span
+        at = position
+        if position >= end:
+            at = position + len(MASK) - (end - start)
+        elif position >= start:
+            at = start
+            head = "a character of the password" + head[head.index(" at position ") :]
+        caret = str(URIError(reason, text=mask(text), position=at, rule=rule)).partition("\n")[2]
+    return ShownError(reason, position, rule, _one_line(head), caret)
 
 
 def as_error(exc: ValueError) -> URIError:
@@ -76,31 +115,33 @@ def as_error(exc: ValueError) -> URIError:
     return exc if isinstance(exc, URIError) else URIError(str(exc))
 
 
-def error_fields(exc: URIError) -> dict[str, Any]:
-    """The ``error`` object of a JSON record."""
+def error_fields(error: ShownError) -> dict[str, Any]:
+    """The ``error`` object of a JSON record: every field one line."""
     return {
-        "position": exc.position,
-        "rule": exc.rule,
-        "reason": exc.reason,
-        "message": str(exc),
+        "position": error.position,
+        "rule": error.rule,
+        "reason": error.reason,
+        "message": error.message,
     }
 
 
-def error_line(shown: str, exc: URIError) -> str:
+def error_line(shown: str, error: ShownError) -> str:
     """The one-line text record of a failed input.
 
     ``error: INPUT<TAB>POSITION<TAB>RULE<TAB>REASON``, the input printable
     (so that it holds no tab or line end), ``-`` for an unknown position or rule.
     """
-    position = "-" if exc.position is None else str(exc.position)
-    rule = exc.rule or "-"
-    return f"error: {printable(shown)}\t{position}\t{rule}\t{printable(exc.reason)}"
+    position = "-" if error.position is None else str(error.position)
+    rule = error.rule or "-"
+    return f"error: {printable(shown)}\t{position}\t{rule}\t{printable(error.reason)}"
 
 
-def error_block(shown: str, exc: URIError) -> str:
+def error_block(shown: str, error: ShownError) -> str:
     """The error as people read it: the input, then the message and its caret, indented."""
-    message = str(exc).replace("\n", "\n  ")
-    return f"error: {printable(shown)}\n  {message}"
+    lines = [f"error: {printable(shown)}", f"  {error.message}"]
+    if error.caret:
+        lines.extend("  " + line for line in error.caret.split("\n"))
+    return "\n".join(lines)
 
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")

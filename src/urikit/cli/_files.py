@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -25,9 +26,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Final
+from typing import Any, Final
 
-from . import _batches, _display, _formats, _input, _output, _progress
+from . import _batches, _display, _formats, _input, _output, _progress, _sources
 from ._operation import Factory
 
 #: Rows in a batch by default.
@@ -86,13 +87,27 @@ def add_options(parser: argparse.ArgumentParser, *, base_column: bool = False) -
             help="resolve each row against the base URI in column NAME of the table; a row "
             "whose base is null or empty against BASE, when given",
         )
+    keep = group.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--keep",
+        action="append",
+        metavar="NAME",
+        help="in a table written from a table, keep only column NAME of the input beside "
+        "the records (repeatable; by default every column but --column and --base-column)",
+    )
+    keep.add_argument(
+        "--keep-none",
+        action="store_true",
+        help="in a table written from a table, keep none of the input's other columns",
+    )
     group.add_argument(
         "--output",
         metavar="PATH",
         help="write the records to PATH ('-': standard output): text or JSON lines, or a "
         "CSV or Parquet table with a column per JSON key (error, error_position, "
-        "error_rule, error_message for a failed input), by its extension unless "
-        "--output-format is given",
+        "error_rule, error_message for a failed input) and the input's other columns, by "
+        "its extension unless --output-format is given; PATH is replaced only when the "
+        "run completes",
     )
     group.add_argument(
         "--output-format",
@@ -130,6 +145,8 @@ def _usage(args: argparse.Namespace, values: list[str]) -> str | None:
             return f"--{option.replace('_', '-')} needs --input"
     if args.output_format is not None and args.output is None:
         return "--output-format needs --output"
+    if (args.keep or args.keep_none) and _formats.output_format(args) not in ("csv", "parquet"):
+        return "--keep and --keep-none need a table output (--output PATH.csv or PATH.parquet)"
     return None
 
 
@@ -192,6 +209,8 @@ def unique(items: Iterable[_input.Item], key: Callable[[str], str]) -> Iterator[
 def _run_batches(
     args: argparse.Namespace, command: str, factory: Factory, values: list[str], what: str
 ) -> int:
+    """Check every option and the input's columns, then start the workers, then write:
+    a usage error touches no output and leaves no process behind."""
     kind = _formats.output_format(args)
     table = kind in ("csv", "parquet")
     to_stdout = args.output is None or args.output == _formats.STDIO
@@ -200,35 +219,62 @@ def _run_batches(
     encoding = (getattr(sys.stdout, "encoding", None) or "utf-8") if to_stdout else "utf-8"
     plan = _batches.Plan(args, command, factory, table, kind == "csv", kind == "jsonl", encoding)
     jobs = args.jobs if args.jobs is not None else cores()
-    try:
-        with contextlib.ExitStack() as stack:
-            pool = _workers(plan, jobs - 1)
-            if pool is not None:
-                stack.callback(pool.shutdown, wait=False, cancel_futures=True)
+    with contextlib.ExitStack() as stack:
+        try:
             if table:
                 _formats.need_pyarrow(f"writing {_formats.NAMES[kind]}")
-            source = _formats.open_source(args, values, what)
+            source = _sources.open_source(args, values, what)
             stack.callback(source.close)
             job = _batches.Job(plan)
-            sink: _formats.Sink
-            if table:
-                sink = _formats.Rows(args.output or _formats.STDIO, kind, job.schema)
-            else:
-                sink = _formats.Text(args.output, line_buffered=args.line_buffered)
-            stack.callback(sink.close)
-            return _write(args, source, sink, job, pool)
-    except _formats.UsageError as exc:
-        _output.warn(command, str(exc))
-        return _output.EXIT_USAGE
+            if table and source.kept is not None:
+                _check_names(job.schema, source.kept)
+        except _formats.UsageError as exc:
+            _output.warn(command, str(exc))
+            return _output.EXIT_USAGE
+        sink: _formats.Sink
+        if table:
+            sink = _formats.Rows(args.output or _formats.STDIO, kind, job.schema, source.kept)
+        else:
+            sink = _formats.Text(args.output, line_buffered=args.line_buffered)
+        stack.callback(sink.close)
+        pool = _workers(plan, jobs - 1)
+        if pool is not None:
+            stack.callback(_stop, pool)
+        try:
+            status = _write(args, source, sink, job, pool)
+        except _formats.UsageError as exc:
+            _output.warn(command, str(exc))
+            return _output.EXIT_USAGE
+        sink.commit()
+        return status
+
+
+def _check_names(schema: Any, kept: Any) -> None:
+    """The input's columns kept beside the records must not take a record's column name."""
+    taken = set(schema.names)
+    clash = [name for name in kept.names if name in taken]
+    if clash:
+        names = ", ".join(repr(name) for name in clash)
+        raise _formats.UsageError(
+            f"the input's column {names} has the name of a column of the records: choose "
+            "the columns to keep with --keep NAME, or --keep-none"
+        )
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers and wait for them, so that none writes after the command ends."""
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _workers(plan: _batches.Plan, count: int) -> ProcessPoolExecutor | None:
     """``count`` worker processes, started now.
 
     On Linux they are forks of this process, made before it runs any thread of
-    pyarrow's, with pyarrow and the column kernel already imported, so that a
-    worker costs neither a new interpreter nor the imports; elsewhere (or when this
-    process already runs other threads) they start afresh (``spawn``)."""
+    its own, with pyarrow and the column kernel already imported, so that a worker
+    costs neither a new interpreter nor the imports; elsewhere (or when this
+    process already runs other threads) they start afresh (``spawn``).  The sources
+    read on this thread only (``use_threads=False``), so a fork copies no thread
+    pool at work."""
     if count < 1:
         return None
     method = "spawn"
@@ -245,7 +291,7 @@ def _workers(plan: _batches.Plan, count: int) -> ProcessPoolExecutor | None:
 
 def _write(
     args: argparse.Namespace,
-    source: _formats.Source,
+    source: _sources.Source,
     sink: _formats.Sink,
     job: _batches.Job,
     pool: ProcessPoolExecutor | None,
@@ -316,7 +362,9 @@ def _ordered(
 
     for batch in batches:
         if queued < IN_FLIGHT * (jobs - 1):
-            pending.append((batch, pool.submit(_batches.work, batch)))
+            # The kept columns stay here, with the writer: a worker needs the inputs only.
+            sent = batch if batch.others is None else dataclasses.replace(batch, others=None)
+            pending.append((batch, pool.submit(_batches.work, sent)))
             queued += 1
         else:
             pending.append((batch, job(batch)))
@@ -326,4 +374,3 @@ def _ordered(
         ready = head(True)
         assert ready is not None
         yield ready
-    pool.shutdown(wait=True)

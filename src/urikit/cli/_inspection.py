@@ -47,6 +47,11 @@ _LADDER: Final = (
 Reference = URI | IRI
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 segment``, ``2 segments``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _read(text: str) -> Reference:
     """``text`` as a URI when it is ASCII (RFC 3986), else as an IRI (RFC 3987)."""
     return URI(text) if text.isascii() else IRI(text)
@@ -180,7 +185,7 @@ def _pieces(ref: Reference) -> list[dict[str, Any]]:
         pieces[MAX_ITEMS:] = [
             {
                 "kind": "rest",
-                "label": f"{len(pieces) - MAX_ITEMS} more pieces",
+                "label": plural(len(pieces) - MAX_ITEMS, "more piece"),
                 "text": str(ref)[rest:],
                 "span": [rest, len(str(ref))],
             }
@@ -376,12 +381,16 @@ def _by_urlsplit_or_refusal(text: str) -> dict[str, str | None] | str:
         return f"refused: {exc}"
 
 
-def _by_whatwg(text: str, relative: bool) -> dict[str, str | None] | str:
+def _by_whatwg(text: str, relative: bool, base: str | None) -> dict[str, str | None] | str:
+    """What the WHATWG URL parser reads: the URL ``text`` names against ``base`` when
+    one is given (the URL Standard's basic URL parser with a base URL)."""
     if ada_url is None:
         return "not installed (pip install ada-url)"
     try:
-        url = ada_url.URL(text)
+        url = ada_url.URL(text) if not base else ada_url.URL(text, base)
     except ValueError:
+        if base:
+            return "refused (against the base)"
         return "refused: a relative reference needs a base URL" if relative else "refused"
     userinfo = url.username + (":" + url.password if url.password else "")
     return {
@@ -395,11 +404,17 @@ def _by_whatwg(text: str, relative: bool) -> dict[str, str | None] | str:
     }
 
 
-def _parsers(text: str, ref: Reference | None, findings: list[Any]) -> dict[str, Any]:
+def _parsers(
+    text: str, ref: Reference | None, findings: list[Any], base: str = ""
+) -> dict[str, Any]:
+    """How urikit, ``urlsplit`` and the WHATWG parser read ``text``; with a ``base`` that
+    resolves it, how they read the target (urikit's resolution, ``urlsplit`` of it, and
+    the WHATWG parser's reading of ``text`` against ``base``), ``findings`` being the
+    audit of the target."""
     readings: list[dict[str, str | None] | str] = [
         "invalid" if ref is None else {name: getattr(ref, name) for name in _COMPONENTS},
-        _by_urlsplit_or_refusal(text),
-        _by_whatwg(text, ref is not None and ref.scheme is None),
+        _by_urlsplit_or_refusal(text if ref is None else str(ref)),
+        _by_whatwg(text, ref is not None and ref.scheme is None, base or None),
     ]
     differs: dict[str, list[int]] = {}
     notes: list[str] = []
@@ -424,6 +439,7 @@ def _parsers(text: str, ref: Reference | None, findings: list[Any]) -> dict[str,
         "failures": [r if isinstance(r, str) else None for r in readings],
         "rows": rows,
         "notes": notes,
+        "against": str(ref) if base and ref is not None else None,
     }
 
 
@@ -462,6 +478,8 @@ def inspect(text: str, base: str = "", other: str = "") -> dict[str, Any]:
         answer["params"] = _params(ref)
         answer["params_total"] = 0 if ref.query is None else ref.query.count("&") + 1
         answer["ladder"] = _ladder(ref)
+        if isinstance(ref, IRI):
+            answer["mapping"] = _mapping(ref)
         if base:
             answer["resolution"] = _resolution(ref, base)
     if other:
@@ -472,5 +490,24 @@ def inspect(text: str, base: str = "", other: str = "") -> dict[str, Any]:
         for finding in findings[:MAX_ITEMS]
     ]
     answer["findings_total"] = len(findings)
-    answer["parsers"] = _parsers(text, ref, findings)
+    target = answer.get("resolution", {}).get("target")
+    if target is None:
+        answer["parsers"] = _parsers(text, ref, findings)
+    else:
+        answer["parsers"] = _parsers(text, _read(target), audit(target), base)
     return answer
+
+
+def _mapping(iri: IRI) -> dict[str, Any]:
+    """An IRI's URI (RFC 3987 §3.1) and, for a host name, its IDNA form (RFC 3490 ToASCII)."""
+    mapping: dict[str, Any] = {"uri": str(iri.to_uri())}
+    if iri.host is None or iri.host.isascii() or iri.host_type != "reg-name":
+        return mapping
+    try:
+        idna = iri.to_uri(idna=True)
+    except URIError as exc:
+        mapping["idna_error"] = exc.reason
+    else:
+        mapping["idna"] = str(idna)
+        mapping["idna_host"] = idna.host
+    return mapping

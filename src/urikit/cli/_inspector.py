@@ -1,16 +1,16 @@
 """The local web server of ``urikit inspect``: the page, and ``POST /api/inspect``.
 
-It listens on the IPv4 loopback address only and answers two things: ``GET``
-of the page and its static files (a fixed list, never a path on disk), and
-``POST /api/inspect`` (JSON in, JSON out, see :func:`answer`).  Everything
-else is refused:
+It listens on the IPv4 loopback address only and answers three things: ``GET``
+of the page and its static files (a fixed list, never a path on disk), ``POST
+/api/inspect`` (JSON in, JSON out, see :func:`answer`), and ``GET /api/initial``
+(the inputs given on the command line).  Everything else is refused:
 
 * a ``Host`` header other than its own address and port (421), so that a page
   of another site whose name was rebound to 127.0.0.1 cannot read answers;
 * an ``Origin`` other than its own (403), so that no other page can post;
 * a body that is not ``application/json`` (415), has no length (411), or is
   longer than :data:`MAX_BODY` (413); JSON that is not an object of strings (400);
-* any other path (404) or method (405).
+* any other path (404), or a method the path does not answer (405, with ``Allow``).
 """
 
 from __future__ import annotations
@@ -46,10 +46,14 @@ HEADERS: Final = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 _FIELDS: Final = ("uri", "base", "other")
+#: The API: ``POST`` a request, and ``GET`` the inputs given on the command line.
+API: Final = "/api/inspect"
+INITIAL: Final = "/api/initial"
 
 
 def answer(request: Any) -> dict[str, Any]:
-    """The answer to the JSON ``request``: ``{"uri": str, "base"?: str, "other"?: str}``.
+    """The answer to the JSON ``request``: ``{"uri": str, "base"?: str, "other"?: str}``,
+    where ``null`` is an absent ``base`` or ``other``.
 
     Raises ``ValueError`` when ``request`` is not such an object.
     """
@@ -58,9 +62,10 @@ def answer(request: Any) -> dict[str, Any]:
     unknown = set(request) - set(_FIELDS)
     if unknown:
         raise ValueError(f"unknown fields: {', '.join(sorted(unknown))}")
-    if not all(isinstance(request.get(name, ""), str) for name in _FIELDS):
-        raise ValueError('"base" and "other" must be strings')
-    return inspect(request["uri"], request.get("base", ""), request.get("other", ""))
+    base, other = (request.get(name) or "" for name in ("base", "other"))
+    if not (isinstance(base, str) and isinstance(other, str)):
+        raise ValueError('"base" and "other" must be strings or null')
+    return inspect(request["uri"], base, other)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -84,11 +89,17 @@ class Handler(BaseHTTPRequestHandler):
         port = self.server.server_port
         return {f"{LOOPBACK}:{port}", f"localhost:{port}"}
 
-    def _send(self, status: HTTPStatus, body: bytes, media_type: str) -> None:
+    def _send(
+        self,
+        status: HTTPStatus,
+        body: bytes,
+        media_type: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", media_type)
         self.send_header("Content-Length", str(len(body)))
-        for name, value in HEADERS.items():
+        for name, value in {**HEADERS, **(headers or {})}.items():
             self.send_header(name, value)
         if status >= HTTPStatus.BAD_REQUEST:
             self.send_header("Connection", "close")
@@ -97,9 +108,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _refuse(self, status: HTTPStatus, reason: str) -> None:
+    def _refuse(
+        self, status: HTTPStatus, reason: str, headers: dict[str, str] | None = None
+    ) -> None:
         body = json.dumps({"error": reason}).encode()
-        self._send(status, body, "application/json")
+        self._send(status, body, "application/json", headers)
 
     def _allowed(self) -> bool:
         """Is the request addressed to this server, by a page of this server?"""
@@ -116,6 +129,14 @@ class Handler(BaseHTTPRequestHandler):
         if not self._allowed():
             return
         path = self.path.partition("?")[0]
+        if path == API:
+            self._only("POST")
+            return
+        if path == INITIAL:
+            assert isinstance(self.server, Server)
+            body = json.dumps(self.server.initial, ensure_ascii=True).encode()
+            self._send(HTTPStatus.OK, body, "application/json")
+            return
         if path == "/favicon.ico":
             self.send_response(HTTPStatus.NO_CONTENT)  # no icon, and no error in the console
             self.end_headers()
@@ -135,7 +156,10 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         if not self._allowed():
             return
-        if self.path != "/api/inspect":
+        if self.path in STATIC or self.path == INITIAL:
+            self._only("GET, HEAD")
+            return
+        if self.path != API:
             self._refuse(HTTPStatus.NOT_FOUND, "not found")
             return
         media_type = self.headers.get("Content-Type", "").partition(";")[0].strip().lower()
@@ -158,22 +182,43 @@ class Handler(BaseHTTPRequestHandler):
         body = json.dumps(result, ensure_ascii=True).encode()
         self._send(HTTPStatus.OK, body, "application/json")
 
+    def _only(self, allowed: str) -> None:
+        """405 Method Not Allowed, with the methods the path answers (RFC 9110 §15.5.6)."""
+        reason = f"{self.path} answers {allowed} only"
+        self._refuse(HTTPStatus.METHOD_NOT_ALLOWED, reason, {"Allow": allowed})
+
     def _not_allowed(self) -> None:
-        self._refuse(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and POST are answered")
+        if not self._allowed():
+            return
+        path = self.path.partition("?")[0]
+        if path == API:
+            self._only("POST")
+        elif path in STATIC or path == INITIAL:
+            self._only("GET, HEAD")
+        else:
+            self._refuse(HTTPStatus.NOT_FOUND, "not found")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed
 
 
 class Server(ThreadingHTTPServer):
-    """The inspector's server: one thread per connection, none left behind at exit."""
+    """The inspector's server: one thread per connection, none left behind at exit.
+
+    ``initial`` holds the inputs given on the command line, which the page reads from
+    ``GET /api/initial`` when its address does not give them: a password never has to
+    travel in the page's address (and so into the browser's history)."""
 
     daemon_threads = True
     allow_reuse_address = False
+    initial: dict[str, str]
 
 
-def make_server(port: int = 0) -> Server:
-    """A server bound to 127.0.0.1 at ``port`` (0: a free port), not yet serving."""
-    return Server((LOOPBACK, port), Handler)
+def make_server(port: int = 0, initial: dict[str, str] | None = None) -> Server:
+    """A server bound to 127.0.0.1 at ``port`` (0: a free port), not yet serving, whose
+    page starts with the inputs ``initial`` (``uri``, ``base``, ``other``)."""
+    server = Server((LOOPBACK, port), Handler)
+    server.initial = {name: (initial or {}).get(name) or "" for name in _FIELDS}
+    return server
 
 
 def serve_in_thread(server: Server) -> threading.Thread:

@@ -124,6 +124,7 @@ def add_options(
     *,
     json_help: str = "one JSON object per input line",
     lenient: bool = False,
+    skip_blank: bool = True,
 ) -> None:
     """The options that every subcommand reading one input per line shares."""
     parser.add_argument("--json", action="store_true", help=json_help)
@@ -147,6 +148,14 @@ def add_options(
         action="store_true",
         help="do not mask the password of a userinfo where an input is shown (RFC 3986 §7.5)",
     )
+    if skip_blank:
+        parser.add_argument(
+            "--skip-blank",
+            action="store_true",
+            help="no record for a blank input (empty, or spaces and tabs only), which otherwise "
+            "is an input like any other (the empty reference is valid); error messages still "
+            "count every line",
+        )
     if lenient:
         parser.add_argument(
             "--lenient",
@@ -155,6 +164,35 @@ def add_options(
             "'%%'; RFC 3986 Appendix C) and report each repair (JSON: repairs; text: on "
             "stderr) instead of failing",
         )
+
+
+#: What to do on the command line with a non-ASCII character, by subcommand.
+_IRI_ADVICE: Final = {
+    "validate": "check an IRI with --rule IRI-reference (RFC 3987), or map it to a URI "
+    "with urikit to-uri",
+    "data": "read it as a browser does with --lenient",
+}
+_WITH_IRI: Final = ("normalize", "compare", "resolve", "relativize")
+
+
+def advice(command: str) -> str:
+    """What to do with a non-ASCII character in the input of ``urikit COMMAND``."""
+    if command in _IRI_ADVICE:
+        return _IRI_ADVICE[command]
+    if command in _WITH_IRI:
+        return (
+            "read IRIs (RFC 3987) with --iri, or percent-encode what the grammar forbids "
+            "with --lenient"
+        )
+    return (
+        "map an IRI to a URI with urikit to-uri (RFC 3987 §3.1), or percent-encode what "
+        "the grammar forbids with --lenient"
+    )
+
+
+def blank(text: str) -> bool:
+    """Whether an input is blank for ``--skip-blank``: empty, or spaces and tabs only."""
+    return not text.strip(" \t")
 
 
 def repair_fields(repair: Any) -> dict[str, Any]:
@@ -173,6 +211,7 @@ class Records:
         self.errors: str = getattr(args, "errors", "inline")
         self.show_password: bool = getattr(args, "show_password", False)
         self.lenient: bool = getattr(args, "lenient", False)
+        self.skip_blank: bool = getattr(args, "skip_blank", False)
         self.buffer = out
         self.out: Sink = (
             out if out is not None else Output(line_buffered=getattr(args, "line_buffered", False))
@@ -226,6 +265,8 @@ class Records:
     ) -> None:
         self._repairs = []
         self.item = item
+        if self.skip_blank and item.error is None and blank(item.text):
+            return
         try:
             if item.error is not None:
                 raise item.error
@@ -249,6 +290,12 @@ class Records:
             self.warn(f"{item.label}: repaired at {repair.position}: {printable(repair.message)}")
         self.out.write(line)
 
+    def error(self, exc: ValueError) -> _display.ShownError:
+        """``exc`` as shown: its password masked, the advice the command's own."""
+        return _display.shown_error(
+            exc, show_password=self.show_password, advice=advice(self.command)
+        )
+
     def warn(self, message: str, *, prefix: bool = True) -> None:
         """A message on standard error, or in the buffer's messages."""
         if self.buffer is None:
@@ -268,9 +315,7 @@ class Records:
         ``ok`` and ``error`` (``{"input": ...}`` by default), ``prefix`` begins its text."""
         self.failed = True
         self.failures += 1
-        error = _display.as_error(exc)
-        if not self.show_password:
-            error = _display.masked_error(error)
+        error = self.error(exc)
         shown = self.shown(item.text)
         if self.errors == "skip":
             return

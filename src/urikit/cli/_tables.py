@@ -84,22 +84,38 @@ def from_records(records: list[dict[str, Any]], table_schema: pa.Schema) -> pa.R
     return pa.RecordBatch.from_pylist(rows, schema=table_schema)
 
 
+def _as_text(type_: pa.DataType) -> bool:
+    """Whether CSV writes a column of ``type_`` as text made here: nested values (lists,
+    structs, maps) as their JSON, octets as UTF-8 (invalid octets as ``\\xHH``)."""
+    return bool(
+        pa.types.is_nested(type_) or pa.types.is_binary(type_) or pa.types.is_large_binary(type_)
+        or pa.types.is_fixed_size_binary(type_) or pa.types.is_binary_view(type_)
+    )  # fmt: skip
+
+
 def csv_schema(table_schema: pa.Schema) -> pa.Schema:
-    """``table_schema`` with each list column as text (its JSON)."""
+    """``table_schema`` with each column CSV cannot write as text (see :func:`_as_text`)."""
     return pa.schema(
-        [pa.field(f.name, pa.string()) if pa.types.is_list(f.type) else f for f in table_schema]
+        [pa.field(f.name, pa.string()) if _as_text(f.type) else f for f in table_schema]
     )
 
 
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def for_csv(batch: pa.RecordBatch) -> pa.RecordBatch:
-    """``batch`` with each list written as its JSON text, as CSV holds no lists."""
+    """``batch`` with each list (and other nested value) written as its JSON text, and
+    octets as text, as CSV holds neither."""
+    if not any(_as_text(f.type) for f in batch.schema):
+        return batch
     columns = []
     for f, column in zip(batch.schema, batch.columns, strict=True):
-        if pa.types.is_list(f.type):
-            values = column.to_pylist()
-            column = pa.array(
-                [None if v is None else json.dumps(v, ensure_ascii=False) for v in values],
-                pa.string(),
-            )
+        if _as_text(f.type):
+            column = pa.array([_text(v) for v in column.to_pylist()], pa.string())
         columns.append(column)
     return pa.RecordBatch.from_arrays(columns, schema=csv_schema(batch.schema))

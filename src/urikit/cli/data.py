@@ -6,8 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from .. import parse_data
-from . import _display, _input, _output
+from .. import URI, parse_data
+from ..report import printable
+from . import _display, _input, _output, _target
 from ._help import Formatter, examples
 
 
@@ -34,15 +35,32 @@ def _write(octets: bytes) -> None:
         raise _output.OutputError(exc) from None
 
 
+def _lenient_reads(text: str) -> bool:
+    """Whether ``--lenient`` would read ``text`` as a ``data:`` URL."""
+    try:
+        parse_data(URI.lenient(text).uri)
+    except ValueError:
+        return False
+    return True
+
+
 def _run(args: argparse.Namespace) -> int:
     item = _read_uri(args)
     try:
         if item.error is not None:
             raise item.error
-        decoded = parse_data(item.text)
+        text: str | URI = item.text
+        if args.lenient:
+            repaired = URI.lenient(item.text)
+            for report in repaired.reports:
+                _output.warn("data", f"repaired at {report.span[0]}: {printable(report.message)}")
+            text = repaired.uri
+        decoded = parse_data(text)
     except ValueError as exc:
-        error = _display.as_error(exc)
+        error = _display.shown_error(exc, show_password=True, advice=_output.advice("data"))
         _output.warn("data", f"{item.label}: {_display.error_block(item.text, error)}")
+        if not args.lenient and item.error is None and _lenient_reads(item.text):
+            _output.warn("data", "--lenient reads it as a browser's address bar does")
         return _output.EXIT_FAILED
     if args.verbose:
         kind = "base64" if decoded.base64 else "percent-encoded"
@@ -51,11 +69,22 @@ def _run(args: argparse.Namespace) -> int:
         _write(decoded.data)
         return _output.EXIT_OK
     try:
-        with open(args.output, "wb") as stream:
+        target = _target.Target(args.output)
+    except _output.OutputError as exc:
+        _output.warn("data", str(exc))
+        return _output.EXIT_OUTPUT
+    try:
+        with open(target.writing, "wb") as stream:
             stream.write(decoded.data)
+        target.commit()
     except OSError as exc:
         _output.warn("data", f"{args.output}: {exc.strerror or exc}")
         return _output.EXIT_OUTPUT
+    except _output.OutputError as exc:
+        _output.warn("data", str(exc))
+        return _output.EXIT_OUTPUT
+    finally:
+        target.discard()
     return _output.EXIT_OK
 
 
@@ -71,6 +100,7 @@ def register(subparsers: Any) -> None:
         epilog=examples(
             "$ urikit data 'data:,A%20brief%20note'\nA brief note",
             "$ urikit data --verbose 'data:text/plain;base64,SGVsbG8='\nHello",
+            "$ urikit data --lenient 'data:text/html,<b>x</b>' 2>/dev/null\n<b>x</b>",
         ),
     )
     parser.add_argument(
@@ -78,6 +108,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--output", "-o", metavar="FILE", help="write the octets to FILE, not standard output"
+    )
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="read the URL as a browser's address bar does: what the grammar forbids ('<', "
+        "'>', a space, '\"', non-ASCII characters) is percent-encoded first and decoded "
+        "again with the data (RFC 3986 Appendix C), each repair said on stderr; a '#' "
+        "still ends the data and starts the fragment",
     )
     parser.add_argument(
         "--verbose",

@@ -60,6 +60,33 @@ def _cut(
     return True
 
 
+def _idna(uri: URI) -> URI:
+    """``uri`` with a host that percent-encodes UTF-8 (an IRI's host mapped by RFC 3987
+    §3.1) in IDNA A-labels instead (ToASCII, RFC 3490), the form a resolver reads."""
+    host = uri.host
+    if not host or "%" not in host or uri.host_type != "reg-name":
+        return uri
+    mapped = uri.to_iri().to_uri(idna=True).host
+    span = uri.span("host")
+    if mapped is None or mapped == host or span is None:
+        return uri
+    text = str(uri)
+    return URI(text[: span[0]] + mapped + text[span[1] :])
+
+
+def _forms(match: Any) -> tuple[str, str]:
+    """The URI found (its host in IDNA form) and the IRI found (RFC 3987 §3.2)."""
+    try:
+        uri = _idna(match.uri)
+    except ValueError as exc:  # a host that IDNA refuses
+        reason = exc.reason if isinstance(exc, URIError) else str(exc)
+        raise URIError(
+            f"the host has no IDNA form: {reason}; --iri writes the IRI found",
+            rule="ireg-name",
+        ) from None
+    return str(uri), str(match.uri.to_iri())
+
+
 def _extract(args: argparse.Namespace) -> int:
     if not _document.check_encoding(args.encoding):
         return _output.EXIT_USAGE
@@ -78,17 +105,21 @@ def _extract(args: argparse.Namespace) -> int:
             }
             if _cut(records, document, match.text, match.start, match.end, fields, prefix):
                 continue
+            try:
+                uri, iri = _forms(match)
+            except URIError as exc:
+                if not args.iri:
+                    label = f"{document.name}: offset {match.start}"
+                    records.fail(_input.Item(match.text, label), exc, fields=fields, prefix=prefix)
+                    continue
+                uri, iri = "", str(match.uri.to_iri())
             if args.json:
+                forms = {"uri": uri or None, "iri": iri}
                 records.out.json(
-                    {
-                        **fields,
-                        "ok": True,
-                        "uri": str(match.uri),
-                        "reports": _reports(match.reports),
-                    }
+                    {**fields, "ok": True, **forms, "reports": _reports(match.reports)}
                 )
             else:
-                records.out.write(prefix + str(match.uri))
+                records.out.write(prefix + (iri if args.iri else uri))
     records.out.close()
     return _output.EXIT_FAILED if records.failed else _output.EXIT_OK
 
@@ -170,7 +201,7 @@ def _add_document_options(parser: argparse.ArgumentParser, json_help: str) -> No
         metavar="NAME",
         help="the encoding of the documents (default utf-8), e.g. latin-1, cp1252",
     )
-    _output.add_options(parser, json_help=json_help)
+    _output.add_options(parser, json_help=json_help, skip_blank=False)
 
 
 def register(subparsers: Any) -> None:
@@ -178,32 +209,45 @@ def register(subparsers: Any) -> None:
         "extract",
         formatter_class=Formatter,
         help="find the URIs in plain text",
-        description="Find the URIs in running text (RFC 3986 Appendix C) and print one per "
-        "line. A URI may be delimited by <...> (white space and line breaks inside are "
-        'removed), by "..." or by white space; a "URL:" prefix is dropped. Undelimited, '
-        'only registered schemes and "scheme://" count, and trailing punctuation and an '
-        "unbalanced closing parenthesis are left out. Reads standard input when no FILE "
-        "is given (or FILE is -). With several FILEs, each line begins with FILE and a tab. "
-        "Octets that are not valid in --encoding are reported on stderr, and a URI they "
-        "touch is an error record; the exit status is then 1.",
+        description="Find the URIs in running text (RFC 3986 Appendix C) and print one "
+        "per line, as a URI whose host, when it has non-ASCII characters, is in IDNA form "
+        "(xn--, RFC 3490) and "
+        "whose other non-ASCII characters are percent-encoded (RFC 3987 §3.1), or as an IRI "
+        "with --iri. A URI may be delimited by <...> (white space and line breaks inside are "
+        'removed), by "..." or by white space; a "URL:" prefix is dropped. Undelimited, only '
+        'registered schemes and "scheme://" count, and trailing punctuation and an unbalanced'
+        " closing parenthesis are left out. Reads standard input when no FILE is given (or "
+        "FILE is -). With several FILEs, each line begins with FILE and a tab. Octets that "
+        "are not valid in --encoding are reported on stderr, and a URI they touch is an error"
+        " record; the exit status is then 1.",
         epilog=examples(
             "$ printf 'See <http://a.example/x> and (http://b.example/y).' | urikit extract\n"
             "http://a.example/x\n"
             "http://b.example/y",
             "$ printf 'see http://a/caf\\xe9 now' | urikit extract --encoding latin-1\n"
             "http://a/caf%C3%A9",
+            "$ echo 'https://例え.jp/パス' | urikit extract\n"
+            "https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9",
+            "$ echo 'https://例え.jp/パス' | urikit extract --iri\nhttps://例え.jp/パス",
         ),
     )
     parser.add_argument("file", nargs="*", metavar="FILE", help="text files (default: stdin)")
     _add_document_options(
         parser,
         "one JSON object per URI: file, start, end (character offsets of the URI text), "
-        "text (the URI as written), ok, uri, reports (or error)",
+        "text (the URI as written), ok, uri (its host in IDNA form), iri, reports (or error)",
     )
     parser.add_argument(
         "--suffix",
         action="store_true",
         help="also find suffix references such as www.w3.org/Addressing/ (RFC 3986 §4.5)",
+    )
+    parser.add_argument(
+        "--iri",
+        action="store_true",
+        help="write each URI found as an IRI (RFC 3987 §3.2: its non-ASCII characters as "
+        "characters), not as a URI whose host is in IDNA form (xn--) and whose other "
+        "non-ASCII characters are percent-encoded",
     )
     parser.add_argument(
         "--default-scheme",

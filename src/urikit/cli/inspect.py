@@ -10,14 +10,16 @@ from typing import Any
 from urllib.parse import urlencode
 
 from . import _inspector
+from ._display import password_span
 from ._help import Formatter, examples
 from ._output import EXIT_FAILED
 
 
 def _address(args: argparse.Namespace, port: int) -> str:
-    """The page's address, its inputs in the fragment as the page keeps them."""
+    """The page's address, its inputs in the fragment as the page keeps them: all but
+    those that hold a password (RFC 3986 §7.5), which the page gets from the server."""
     fields = {"uri": args.uri, "base": args.base, "other": args.other}
-    filled = {name: value for name, value in fields.items() if value}
+    filled = {name: v for name, v in fields.items() if v and password_span(v) is None}
     fragment = "#" + urlencode(filled) if filled else ""
     return f"http://{_inspector.LOOPBACK}:{port}/{fragment}"
 
@@ -28,7 +30,8 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0 if result["ok"] else EXIT_FAILED
     try:
-        server = _inspector.make_server(args.port)
+        initial = {"uri": args.uri, "base": args.base, "other": args.other}
+        server = _inspector.make_server(args.port, initial)
     except OSError as exc:
         print(
             f"urikit inspect: cannot listen on {_inspector.LOOPBACK}:{args.port}: "
@@ -40,10 +43,22 @@ def _run(args: argparse.Namespace) -> int:
         address = _address(args, server.server_address[1])
         print(address, flush=True)
         print("urikit inspect: serving; Ctrl-C stops", file=sys.stderr, flush=True)
-        if args.open:
-            webbrowser.open(address)
+        if args.open and not _opened(address):
+            print(
+                "urikit inspect: no web browser could be opened here; open the address above",
+                file=sys.stderr,
+                flush=True,
+            )
         server.serve_forever()
     return 0
+
+
+def _opened(address: str) -> bool:
+    """Whether a web browser was started on ``address``."""
+    try:
+        return webbrowser.open(address)
+    except webbrowser.Error:
+        return False
 
 
 def _port(text: str) -> int:

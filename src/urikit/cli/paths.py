@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any, Final, get_args
 
@@ -14,6 +15,12 @@ from ._help import Formatter, examples
 
 
 def _as_path(text: str, flavor: str | None) -> str | PurePath:
+    """``text`` as a path of ``flavor``; a relative path of this system's flavor is
+    resolved against the working directory (``os.path.abspath``: "." and ".." are
+    removed as names)."""
+    native = "windows" if os.name == "nt" else "posix"
+    if flavor in (None, native) and text and not os.path.isabs(text):
+        text = os.path.abspath(text)
     if flavor == "windows":
         return PureWindowsPath(text)
     if flavor == "posix":
@@ -105,11 +112,14 @@ def register(subparsers: Any) -> None:
     from_parser = subparsers.add_parser(
         "from-path",
         formatter_class=Formatter,
-        help="write absolute local paths as file: URIs (RFC 8089)",
-        description="Write each absolute local path as a file: URI (RFC 8089): "
+        help="write local paths as file: URIs (RFC 8089)",
+        description="Write each local path as a file: URI (RFC 8089): "
         "file:///etc/hosts, file:///C:/Windows, file://server/share/x for a UNC path. "
-        "Each path component is percent-encoded as data (UTF-8). A relative path or one "
-        "containing NUL is an error. One output line per input line; exits 1 if any failed.",
+        "A relative path is resolved against the working directory first ('.' and '..' "
+        "removed as names, as os.path.abspath does), unless --flavor names the other "
+        "system's paths, where it is an error. Each path component is percent-encoded as "
+        "data (UTF-8). A path containing NUL is an error. One output line per input line; "
+        "exits 1 if any failed.",
         epilog=examples(
             "$ urikit from-path --flavor posix '/tmp/a b#1.txt'\nfile:///tmp/a%20b%231.txt",
             "$ urikit from-path --flavor windows 'C:\\Users\\Zo\u00eb'\nfile:///C:/Users/Zo%C3%AB",
@@ -131,7 +141,7 @@ def register(subparsers: Any) -> None:
         "file://server/share or file:////server/share). A remote host is a UNC server for "
         "Windows and an error for POSIX. One output line per input line. A path whose "
         "characters all show as themselves is written as it is; any other (a newline "
-        "from %%0A, an octet that is not UTF-8 from %%E9, a control or bidi character) is "
+        "from %0A, an octet that is not UTF-8 from %E9, a control or bidi character) is "
         "written in the $'...' quoting of bash, where \\n, \\t, \\xHH (an octet), \\uHHHH, "
         "\\\\ (a backslash) and \\' stand for what they escape, so a quoted path pasted "
         "into the shell is the file's name. --json gives path and quoted.",

@@ -21,6 +21,15 @@ def _pair(name: str, value: str | None) -> str:
     return shown if value is None else f"{shown}={printable(value)}"
 
 
+def _remove(uri: Any, name: str, codec: Codec) -> Any:
+    """``uri`` without the parameters NAME names: a glob pattern (``utm_*``, as
+    ``URI.remove_query_params`` and ``normalize --remove-param`` read it) when it holds
+    "*" or "?", else that one name (``a[1]`` is a name)."""
+    if "*" in name or "?" in name:
+        return uri.remove_query_params(name, codec=codec)
+    return uri.remove_query_param(name, codec=codec)
+
+
 def _run(args: argparse.Namespace) -> int:
     records = _output.Records(args, "query")
     codec = args.codec
@@ -37,7 +46,7 @@ def _run(args: argparse.Namespace) -> int:
             return True, {"name": args.name, "value": values[0]}
         if action == "set":
             return True, {"uri": str(uri.set_query_param(args.name, args.value, codec=codec))}
-        return True, {"uri": str(uri.remove_query_param(args.name, codec=codec))}
+        return True, {"uri": str(_remove(uri, args.name, codec))}
 
     def one(text: str) -> tuple[bool, str]:
         ok, data = fields(text)
@@ -121,10 +130,16 @@ def register(subparsers: Any) -> None:
         formatter_class=Formatter,
         help="remove a parameter",
         description="One line per URI: the URI without any pair named NAME; other pairs are "
-        "kept byte for byte.",
+        "kept byte for byte. A NAME holding '*' or '?' is a glob pattern on the decoded name "
+        "(fnmatch, case-sensitive), as in URI.remove_query_params and normalize "
+        "--remove-param: 'utm_*' removes every utm_ parameter.",
         epilog=examples(
-            "$ urikit query remove utm_source 'http://h/?utm_source=x&id=%41'\nhttp://h/?id=%41"
+            "$ urikit query remove utm_source 'http://h/?utm_source=x&id=%41'\nhttp://h/?id=%41",
+            "$ urikit query remove 'utm_*' 'http://h/?utm_source=x&id=7&utm_medium=y'\n"
+            "http://h/?id=7",
         ),
     )
-    remove.add_argument("name", metavar="NAME", help="the parameter name (decoded)")
+    remove.add_argument(
+        "name", metavar="NAME", help="the parameter name (decoded), or a pattern with * or ?"
+    )
     _common(remove)

@@ -31,10 +31,12 @@ def _base(args: argparse.Namespace) -> URI | IRI | None:
     try:
         base = _absolute(args.base, args.iri)
     except URIError as exc:
-        shown = exc if args.show_password else _display.masked_error(exc)
+        shown = _display.shown_error(
+            exc, show_password=args.show_password, advice=_output.advice(args.command)
+        )
         text = args.base if args.show_password else _display.mask(args.base)
-        message = str(shown).replace("\n", "\n  ")
-        print(f"urikit {args.command}: bad base URI: {text}\n  {message}", file=sys.stderr)
+        block = _display.error_block(text, shown).removeprefix("error: ")
+        print(f"urikit {args.command}: bad base URI: {block}", file=sys.stderr)
         return None
     return base
 

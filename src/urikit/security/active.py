@@ -29,7 +29,8 @@ SCRIPT_SCHEMES: Final = frozenset({"javascript", "vbscript", "livescript"})
 #: ``blob:`` or ``filesystem:`` URL gets the origin of the page that made it.
 LOCAL_CONTENT_SCHEMES: Final = frozenset({"blob", "filesystem"})
 #: ``data:`` media types that a browser renders as a document able to run script
-#: (HTML, and XML, in which XHTML and SVG script elements run).
+#: (HTML, and XML, in which XHTML and SVG script elements run); besides these, every
+#: type whose subtype ends in ``+xml`` (RFC 6839 §4.1) is XML to a browser.
 ACTIVE_DOCUMENT_TYPES: Final = frozenset(
     {
         "text/html",
@@ -84,11 +85,15 @@ def _media_type(text: str, start: int) -> tuple[str, int]:
 
 
 def _active_media_type(essence: str) -> bool:
+    """Does a browser render a ``data:`` URL of this media type as a document that runs
+    script, or run it as script?  HTML, XML, and every type with the structured syntax
+    suffix ``+xml`` (RFC 6839 §4.1: ``application/rss+xml``, ``text/foo+xml``), which
+    browsers render as XML, where an XHTML or SVG ``<script>`` runs; and script types."""
     subtype = essence.partition("/")[2]
     return (
         essence in ACTIVE_DOCUMENT_TYPES
         or essence in SCRIPT_MEDIA_TYPES
-        or subtype.endswith("script")
+        or subtype.endswith(("script", "+xml"))
     )
 
 

@@ -31,28 +31,27 @@ screen of :mod:`urikit.security.screen` after one parse, and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
-from .._store import speedups
+from .. import _seam
 from ..errors import URIError
 from ..grammar import URI_GRAMMAR, class_ranges
 from ..report import INVISIBLE_FORMAT, Report, Severity
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import IRI, URI
 from .active import check_active_content
+from .bounds import bound_findings, host_cut, long_host, shifted
 from .checks import check_encoded, check_octets, check_reference, check_userinfo
 from .differential import agree, check_differential
 from .findings import Mapper, Reference, finding, identity, merge_runs, run_message
 from .hosts import is_presentation_selector
 from .reading import read
+from .readings import Texts, check_readings
 from .screen import ENCODED, PLAIN_HEAD, QUIET, is_quiet, screen
 
-__all__ = ["audit", "full_audit"]
+__all__ = ["audit", "full_audit", "innermost"]
 
-#: How many wrapped URLs deep :func:`audit` looks (``jar:jar:http://...``).
-MAX_NESTING: Final = 3
 #: At most this many ``invisible-character`` findings; the runs after them are one more.
 MAX_FINDINGS: Final = 100
 
@@ -127,70 +126,198 @@ def _audit(
 ) -> list[Report]:
     """The findings of ``text`` (read as ``ref`` when not None), merged and sorted;
     ``failure`` is the error of a strict parse of ``text`` already tried."""
-    findings = _findings(text, ref, registry, MAX_NESTING, failure)
+    findings = _findings(text, ref, registry, failure)
     unique = {(f.code, f.span, f.message): f for f in findings}
-    return sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+    merged = sorted(merge_runs(list(unique.values())), key=lambda f: (f.span, f.code))
+    return bound_findings(merged)
 
 
 def _findings(
     text: str,
     given: Reference | None,
     registry: SchemeRegistry,
-    depth: int,
     failure: URIError | None = None,
+    *,
+    unwrap: bool = True,
 ) -> list[Report]:
-    """Every finding in ``text`` (read as ``given`` when that is not None), unmerged."""
+    """Every finding in ``text`` (read as ``given`` when that is not None), unmerged;
+    with ``unwrap``, those of the URL that ``text`` wraps as well."""
     findings: list[Report] = []
     where: Mapper = identity
     ref = given
     if ref is None:
         ref, where = read(text, findings, failure)
     check_active_content(text, findings)
-    if ref is not None:
-        check_reference(ref, registry, findings, where, text)
+    _check_invisible(text, findings)
+    span = _host_span(text, ref, where)
+    cut = None if span is None else host_cut(text, span)
+    if cut is None:
+        _read_checks(text, ref, where, registry, findings, host=True)
     else:
+        # a long host (bounds.py): the checks that read it, on the text without its tail
+        if not cut.plain:
+            findings.append(long_host(cut))
+            check_encoded(text, "host", (cut.start, cut.end), findings, identity)
+        if cut.plain and ref is not None:
+            check_reference(ref, registry, findings, where, text, internal=where is identity)
+        elif cut.plain:
+            check_encoded(text, None, (0, len(text)), findings, identity)
+            _salvage(text, registry, findings)
+        short = text[: cut.start] + text[cut.end :]
+        short_ref, short_where = read(short, [], None)
+        found: list[Report] = []
+        _read_checks(short, short_ref, short_where, registry, found, host=not cut.plain)
+        move = shifted(cut)
+        findings.extend(
+            Report(f.code, f.message, f.severity, move(f.span), f.repaired, f.component)
+            for f in found
+        )
+    if unwrap:
+        findings.extend(_wrapped(text, registry, findings))
+    return findings
+
+
+def _read_checks(
+    text: str,
+    ref: Reference | None,
+    where: Mapper,
+    registry: SchemeRegistry,
+    findings: list[Report],
+    *,
+    host: bool,
+) -> None:
+    """The checks of urikit's reading ``ref`` of ``text`` (with ``host``: of its
+    components; else ``text``'s are already checked), and of other parsers' readings."""
+    repaired = ref if where is not identity else None
+    if host and ref is not None:
+        check_reference(ref, registry, findings, where, text, internal=repaired is None)
+    elif host:
         check_encoded(text, None, (0, len(text)), findings, identity)
         _salvage(text, registry, findings)
-    _check_invisible(text, findings)
     if not (isinstance(ref, URI) and agree(text, ref)):
         check_differential(text, ref, where, registry, findings)
-    if depth > 0:
-        findings.extend(_wrapped(text, registry, depth - 1, findings))
-    return findings
+        check_readings(Texts(text, repaired), None if repaired else ref, where, findings)
+
+
+def _host_span(text: str, ref: Reference | None, where: Mapper) -> tuple[int, int] | None:
+    """Where the host of ``text`` is: that of urikit's reading ``ref``, else the one
+    other parsers read in text that urikit cannot read (:func:`_authority`)."""
+    if ref is not None:
+        span = ref.span("host")
+        return None if span is None else where(span)
+    authority = _authority(text)
+    if authority is None:
+        return None
+    _, start, end = authority
+    colon = text.rfind(":", start, end)
+    if colon >= 0 and text[colon + 1 : end].isdigit():
+        end = colon  # the port (§3.2.3)
+    return start, end
 
 
 # --- wrapped URLs ------------------------------------------------------------------
 
-_WRAPPER: Final = re.compile(rf"[\x00-\x20]*({URI_GRAMMAR.sources['scheme']}):")
+#: The C0 controls and spaces that a browser strips before a URL (URL Standard §4.4).
+_LEADING: Final = re.compile("[\x00-\x20]*")
 _ABSOLUTE: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
 
 
-def _wrapped(text: str, registry: SchemeRegistry, depth: int, outer: list[Report]) -> list[Report]:
-    """The findings of the URL that the scheme of ``text`` wraps, in ``text``'s spans.
+#: A run of wrapping schemes, each with its ":" (``_chain``), and the separator of each.
+_Chain = tuple[re.Pattern[str], dict[str, str]]
+#: Per registry (by identity, the registry kept alive with it), its ``_Chain`` or None.
+_CHAINS: dict[int, tuple[SchemeRegistry, _Chain | None]] = {}
+_CHAINS_KEPT: Final = 16
 
-    The wrapped URL follows the scheme's ":" and ends where the scheme's
-    ``wraps_uri`` separator first occurs (``!/`` for ``jar:``), or at the end
-    of the text.  A URL with an authority (``feed://host/``) wraps nothing.
+
+def _chain(registry: SchemeRegistry) -> _Chain | None:
+    """``(?:name:)*+`` over the names of ``registry``'s schemes that wrap a URL, in any
+    case (RFC 3986 §3.1), the longest first, and each name's ``wraps_uri`` by its lower
+    case; None when no scheme wraps a URL."""
+    kept = _CHAINS.get(id(registry))
+    if kept is not None and kept[0] is registry:
+        return kept[1]
+    separators = {
+        name.lower(): separator
+        for name in registry
+        if (separator := registry[name].wraps_uri) is not None
+    }
+    chain: _Chain | None = None
+    if separators:
+        names = sorted(separators, key=len, reverse=True)
+        chain = (re.compile("(?i:(?:" + "|".join(map(re.escape, names)) + "):)*+"), separators)
+    if len(_CHAINS) >= _CHAINS_KEPT:
+        _CHAINS.clear()
+    _CHAINS[id(registry)] = (registry, chain)
+    return chain
+
+
+def _wraps(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a URL that a wrapping scheme wraps: one with a scheme
+    and without an authority of its own (``feed://host/`` names a feed's host)?"""
+    return not text.startswith("//", start, end) and _ABSOLUTE.match(text, start, end) is not None
+
+
+def innermost(text: str, registry: SchemeRegistry) -> tuple[int, int, int, list[str]]:
+    """Where the innermost URL that ``text`` wraps lies in it, how many levels of
+    wrapping schemes wrap it, and those schemes, the outermost first (0 and none when
+    ``text`` wraps no URL).
+
+    A URL of a scheme whose registry entry has ``wraps_uri`` wraps the URL that
+    follows its ":", up to the first ``wraps_uri`` separator (``!/`` for ``jar:``)
+    or to its end (``""``: ``feed:``, ``view-source:``); a URL with an authority
+    (``feed://host/``) or without a scheme is wrapped by nothing.  There is no bound
+    on the depth: the run of wrapping schemes is matched at once, and each level ends
+    at the first separator of its scheme after it, so the levels of one scheme end at
+    one place, found once from the first of them.  The time taken is linear.
     """
-    match = _WRAPPER.match(text)
-    if match is None:
+    chain = _chain(registry)
+    if chain is None:
+        return 0, len(text), 0, []
+    pattern, separators = chain
+    leading = _LEADING.match(text)
+    begin = 0 if leading is None else leading.end()
+    run = pattern.match(text, begin)
+    if run is None or run.end() == begin:
+        return 0, len(text), 0, []
+    names = ":" + text[begin : run.end()].lower()  # each level's scheme between two ":"
+    firsts = sorted((at, name) for name in separators if (at := names.find(f":{name}:")) >= 0)
+    end = len(text)
+    for at, name in firsts:  # in the order of their first levels
+        separator = separators[name]
+        if separator:
+            found = text.find(separator, begin + at + len(name) + 1, end)
+            if found >= 0:
+                end = found
+    start = min(run.end(), end)
+    # the levels that begin before the innermost URL: those whose ":" ends before it
+    levels = text.count(":", begin, start)
+    start = text.rfind(":", begin, start) + 1
+    while levels and not _wraps(text, start, end):
+        levels -= 1  # the last level wraps no URL: it is the innermost URL itself
+        start = max(begin, text.rfind(":", begin, start - 1) + 1)
+    if not levels:
+        return 0, len(text), 0, []
+    inside = [name for at, name in firsts if begin + at < start]
+    return start, end, levels, inside
+
+
+def _wrapped(text: str, registry: SchemeRegistry, outer: list[Report]) -> list[Report]:
+    """The findings of the innermost URL that ``text`` wraps (:func:`innermost`), in
+    ``text``'s spans, each message naming the schemes that wrap it."""
+    start, end, levels, schemes = innermost(text, registry)
+    if not levels:
         return []
-    scheme = registry.get(match.group(1))
-    if scheme is None or scheme.wraps_uri is None:
-        return []
-    start = match.end()
-    end = text.find(scheme.wraps_uri, start) if scheme.wraps_uri else -1
-    inner = text[start : len(text) if end < 0 else end]
-    if inner.startswith("//") or _ABSOLUTE.match(inner) is None:
-        return []
+    wrapper = f"the URL that {schemes[0]}: wraps"
+    if levels > 1:
+        through = ", ".join(f"{name}:" for name in schemes)
+        wrapper += f", {levels} levels deep through {through}"
     seen = {(f.code, f.span) for f in outer}
-    name = match.group(1).lower()
     found: list[Report] = []
-    for f in _findings(inner, None, registry, depth):
+    for f in _findings(text[start:end], None, registry, unwrap=False):
         span = (f.span[0] + start, f.span[1] + start)
         if (f.code, span) in seen:
             continue
-        message = f"{f.message} (in the URL that {name}: wraps)"
+        message = f"{f.message} (in {wrapper})"
         found.append(Report(f.code, message, f.severity, span, f.repaired, f.component))
     return found
 
@@ -203,20 +330,6 @@ _INVISIBLE_FORMAT: Final = re.compile(f"[{INVISIBLE_FORMAT}]+")
 _INVISIBLE_CHARS: Final = "".join(
     chr(code) for lo, hi in class_ranges(INVISIBLE_FORMAT) for code in range(lo, hi + 1)
 )
-
-
-#: Which of some characters a text holds, in one pass in C, with the compiled core.
-_compiled_chars_in: Final[Callable[[str, str], str] | None] = (
-    None if speedups is None else speedups.chars_in
-)
-
-
-def _chars_in(text: str, chars: str) -> str:
-    """The characters of ``chars`` that ``text`` holds, in order: one pass over the text
-    in C with the compiled core (``_speedups.chars_in``), else a search for each."""
-    if _compiled_chars_in is not None:
-        return _compiled_chars_in(text, chars)
-    return "".join(ch for ch in chars if ch in text)
 
 
 _SELECTORS: Final = "\ufe0e\ufe0f"
@@ -237,7 +350,7 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
     one finding; past ``MAX_FINDINGS`` runs, the rest are one more finding."""
     if text.isascii():
         return  # every invisible character is outside ASCII
-    present = _chars_in(text, _INVISIBLE_CHARS)
+    present = _seam.chars_in(text, _INVISIBLE_CHARS)
     if not present:
         return
     count = 0
@@ -297,19 +410,31 @@ def _check_invisible(text: str, findings: list[Report]) -> None:
 _AUTHORITY_START: Final = re.compile(rf"[\x00-\x20]*(?:({URI_GRAMMAR.sources['scheme']}):)?//")
 
 
+def _authority(text: str) -> tuple[re.Match[str], int, int] | None:
+    """The authority that other parsers read in text that urikit cannot read: its
+    start (a match of the scheme and "//"), and where the host after its last "@"
+    (as urllib.parse and WHATWG parsers read it) begins and the authority ends, at
+    the first "/", "?", "#" or "\\"."""
+    match = _AUTHORITY_START.match(text)
+    if match is None:
+        return None
+    start = match.end()
+    end = min((i for i in map(text.find, "/?#\\", [start] * 4) if i >= 0), default=len(text))
+    return match, text.rfind("@", start, end) + 1 or start, end
+
+
 def _salvage(text: str, registry: SchemeRegistry, findings: list[Report]) -> None:
     """The userinfo, host and port checks on what other parsers read in text that
     urikit cannot read even leniently: the authority up to the first "/", "?",
     "#" or "\\", the userinfo ending at its last "@" (as urllib.parse and WHATWG
     parsers read it, so ``http://a@b@c/`` has the host "c")."""
-    match = _AUTHORITY_START.match(text)
-    if match is None:
+    authority = _authority(text)
+    if authority is None:
         return
+    match, host_start, end = authority
     start = match.end()
-    end = min((i for i in map(text.find, "/?#\\", [start] * 4) if i >= 0), default=len(text))
-    at = text.rfind("@", start, end)
-    host_start = at + 1 if at >= 0 else start
-    if at >= 0:
+    if host_start > start:
+        at = host_start - 1
         check_userinfo(
             text[start:at], (start, at), text[host_start:end], registry, findings, identity
         )
@@ -323,7 +448,8 @@ def _salvage(text: str, registry: SchemeRegistry, findings: list[Report]) -> Non
     def moved(span: tuple[int, int]) -> tuple[int, int]:
         return (span[0] + shift, span[1] + shift)
 
-    check_reference(probe, registry, findings, moved, text)
+    # the host's address is judged with the other readings (readings.py)
+    check_reference(probe, registry, findings, moved, text, internal=False)
 
 
 def _probe(prefix: str, hostport: str) -> Reference | None:

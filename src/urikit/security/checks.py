@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Final
 from urllib.parse import unquote
 
-from ..grammar import ALPHA, DIGIT, HEXDIG, URI_GRAMMAR
+from ..grammar import HEXDIG, URI_GRAMMAR
 from ..report import Report, Severity, printable, quote
 from ..schemes import SchemeRegistry
 from ..types import Component
-from .findings import Mapper, Reference, finding
+from .bounds import MAX_FINDINGS, MAX_HOST
+from .findings import Mapper, Reference, finding, shown
 from .hosts import (
     internal_reason,
     is_localhost_name,
@@ -22,7 +24,14 @@ from .hosts import (
 )
 from .triplets import NOT_CONTROLS, concern_runs, decode_once, encodes_any
 
-__all__ = ["check_encoded", "check_octets", "check_port", "check_reference", "check_userinfo"]
+__all__ = [
+    "check_encoded",
+    "check_octets",
+    "check_port",
+    "check_reference",
+    "check_userinfo",
+    "domain_like",
+]
 
 _NAMES: Final = {0x00: "NUL", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 _WORST: Final = frozenset({0x00, 0x0A, 0x0D})
@@ -35,11 +44,15 @@ def check_reference(
     findings: list[Report],
     where: Mapper,
     given: str | None = None,
+    *,
+    internal: bool = True,
 ) -> None:
     """Every component check, on a parsed reference; spans go through ``where``
-    into ``given``, the text as it was given (``str(ref)`` when None)."""
+    into ``given``, the text as it was given (``str(ref)`` when None).  Without
+    ``internal``, an internal host is left to the caller (the audit judges the hosts
+    of its other readings together: :mod:`urikit.security.readings`)."""
     _check_userinfo(ref, registry, findings, where)
-    _check_host(ref, findings, where, str(ref) if given is None else given)
+    _check_host(ref, findings, where, str(ref) if given is None else given, internal)
     check_port(ref, registry, findings, where)
     check_octets(ref, findings, where)
 
@@ -74,31 +87,53 @@ def _data_content(ref: Reference) -> int | None:
 
 # --- §7.5, §7.6: userinfo -----------------------------------------------------------
 
-_TOKEN_SPLIT: Final = re.compile(f"[^{ALPHA}{DIGIT}.\\-]+")
+#: What separates the names a userinfo may hold: anything but a letter or digit of any
+#: script (a U-label is a name too), "." and "-".
+_TOKEN_SPLIT: Final = re.compile(r"(?:[^\w.\-]|_)+")
 _SCHEME_AT_START: Final = re.compile(URI_GRAMMAR.sources["scheme"] + ":")
-#: Top-level domains common enough to make a two-label name look like a host.
-_COMMON_TLDS: Final = frozenset(
-    [
-        "com",
-        "net",
-        "org",
-        "edu",
-        "gov",
-        "mil",
-        "int",
-        "info",
-        "biz",
-        "io",
-        "app",
-        "dev",
-        "xyz",
-        "online",
-        "site",
-        "top",
-        "shop",
-        "cloud",
-    ]
+
+
+#: The names that RFC 2606 §2-§3 and RFC 6761 §6 reserve: top-level domains, and the
+#: second-level names of RFC 2606 §3 and RFC 6761 §6.1 (the reverse names of the
+#: private addresses of RFC 1918).
+_RESERVED_TLDS: Final = frozenset({"test", "example", "invalid", "localhost"})
+_RESERVED_NAMES: Final = frozenset(
+    {
+        "example.com",
+        "example.net",
+        "example.org",
+        "10.in-addr.arpa",
+        *(f"{n}.172.in-addr.arpa" for n in range(16, 32)),
+        "168.192.in-addr.arpa",
+    }
 )
+#: The most labels of a name of ``_RESERVED_NAMES``.
+_RESERVED_DEPTH: Final = 4
+
+
+def domain_like(name: str) -> str | None:
+    """What kind of host name ``name`` (a dot-separated token of a userinfo) looks like,
+    or None (RFC 3986 §7.6): a name that RFC 2606 or RFC 6761 reserves (``good.example``,
+    ``example.com``, ``localhost``), or a domain name of the DNS, one that has a
+    registrable domain under a public suffix that the ICANN section of the Public Suffix
+    List names (``paypal.com``, ``login.bank.co.uk``, ``bücher.de``; not ``John.Doe``,
+    whose top-level domain is not delegated).  The ICANN section is read, not the
+    private one: ``github.io`` names a host as ``a.github.io`` does."""
+    labels = name.lower().strip(".").split(".")
+    if "" in labels:
+        return None
+    if labels[-1] in _RESERVED_TLDS or any(
+        ".".join(labels[-size:]) in _RESERVED_NAMES for size in range(2, _RESERVED_DEPTH + 1)
+    ):
+        return "the reserved name"
+    if len(labels) < 2:
+        return None
+    from ..sites import lookup
+
+    found = lookup(".".join(labels), private=False)
+    if found is None or found.implicit or found.registrable_domain is None:
+        return None
+    return "the domain name"
 
 
 def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
@@ -112,16 +147,17 @@ def _looks_like_host(userinfo: str, registry: SchemeRegistry) -> str | None:
     if "www." in lowered:
         return "a host name beginning with 'www.'"
     if "." not in userinfo:
-        return None  # every name or address below has two labels or more
+        # every name or address below has two labels or more, but RFC 6761 §6.3's
+        return "the reserved name 'localhost'" if lowered == "localhost" else None
     for token in _TOKEN_SPLIT.split(userinfo):
         labels = token.strip(".").split(".")
         if len(labels) < 2 or "" in labels:
             continue
         if lenient_ipv4(token) is not None:
-            return f"the IP address {quote(token)}"
-        last = labels[-1].lower()
-        if len(labels) >= 3 or (last.isalpha() and (len(last) == 2 or last in _COMMON_TLDS)):
-            return f"the host name {quote(token)}"
+            return f"the IP address {shown(token)}"
+        what = domain_like(token)
+        if what is not None:
+            return f"{what} {shown(token)}"
     return None
 
 
@@ -156,15 +192,16 @@ def check_userinfo(
                 "userinfo",
             )
         )
-    what = _looks_like_host(unquote(user, errors="surrogateescape"), registry)
+    # what a person reads as a host is at the start: the first MAX_HOST characters
+    what = _looks_like_host(unquote(user[:MAX_HOST], errors="surrogateescape"), registry)
     if what is None and colon:
-        what = _looks_like_host(unquote(userinfo, errors="surrogateescape"), registry)
+        what = _looks_like_host(unquote(userinfo[:MAX_HOST], errors="surrogateescape"), registry)
         what = None if what is None else "a host or a URL (with its password part)"
     if what is not None:
         findings.append(
             finding(
                 "misleading-userinfo",
-                f"the userinfo looks like {what}, but the host is {quote(host)}: "
+                f"the userinfo looks like {what}, but the host is {shown(host)}: "
                 "the part before '@' is not where the URI leads (RFC 3986 §7.6)",
                 Severity.HIGH,
                 where(span),
@@ -176,7 +213,9 @@ def check_userinfo(
 # --- §7.4: hosts --------------------------------------------------------------------
 
 
-def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: str) -> None:
+def _check_host(
+    ref: Reference, findings: list[Report], where: Mapper, given: str, internal: bool
+) -> None:
     host = ref.host
     span = ref.span("host")
     if not host or span is None:
@@ -197,7 +236,7 @@ def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: st
                 findings.append(
                     finding(
                         "ipv4-rare-format",
-                        f"the host {quote(host)} is not a dotted-decimal IPv4address, but "
+                        f"the host {shown(host)} is not a dotted-decimal IPv4address, but "
                         f"inet_aton()-style resolvers read it as {address} (RFC 3986 §7.4)",
                         Severity.MEDIUM,
                         where(span),
@@ -210,11 +249,11 @@ def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: st
         _check_labels(host, span, findings, where)
         if not (ref.scheme or "").lower().endswith("+unix"):
             _check_obfuscated(host, given[slice(*where(span))], findings, where(span))
-    if reason is not None and (ref.scheme or "").lower() != "file":
+    if reason is not None and internal and (ref.scheme or "").lower() != "file":
         findings.append(
             finding(
                 "internal-address",
-                f"the host {quote(host)} is {reason}: not a public address, a common "
+                f"the host {shown(host)} is {reason}: not a public address, a common "
                 "target of server-side request forgery",
                 Severity.MEDIUM,
                 where(span),
@@ -224,9 +263,10 @@ def _check_host(ref: Reference, findings: list[Report], where: Mapper, given: st
 
 
 def _check_labels(host: str, span: tuple[int, int], findings: list[Report], where: Mapper) -> None:
-    for label in suspicious_labels(host):
+    labels = suspicious_labels(host, MAX_FINDINGS)
+    for label in labels:
         raw = host[label.start : label.end]
-        shown = quote(label.text) + ("" if raw == label.text else f" ({printable(raw)})")
+        label_text = quote(label.text) + ("" if raw == label.text else f" ({printable(raw)})")
         if label.mixed:
             what = f"mixes {' and '.join(sorted(label.scripts))} letters"
         else:
@@ -236,9 +276,22 @@ def _check_labels(host: str, span: tuple[int, int], findings: list[Report], wher
         findings.append(
             finding(
                 "mixed-script-host",
-                f"the host label {shown} {what}: a possible homograph",
+                f"the host label {label_text} {what}: a possible homograph",
                 Severity.HIGH,
                 where((span[0] + label.start, span[0] + label.end)),
+                "host",
+            )
+        )
+    if len(labels) == MAX_FINDINGS and labels[-1].end < len(host):
+        rest = labels[-1].end + 1
+        findings.append(
+            finding(
+                "mixed-script-host",
+                f"the labels of the host after the first {MAX_FINDINGS} that mix scripts or "
+                f"look like ASCII ({len(host) - rest} characters, from the start of this "
+                "span to its end) were not examined one by one: a possible homograph",
+                Severity.HIGH,
+                where((span[0] + rest, span[1])),
                 "host",
             )
         )
@@ -279,24 +332,24 @@ def _check_obfuscated(host: str, raw: str, findings: list[Report], span: tuple[i
         return
     reasons: list[str] = []
     if encoded:
-        shown = ", ".join(encoded[:_SHOWN_CHANGES]) + (
+        listed = ", ".join(encoded[:_SHOWN_CHANGES]) + (
             ", ..." if len(encoded) > _SHOWN_CHANGES else ""
         )
-        reasons.append(f"percent-encodes ASCII ({shown})")
+        reasons.append(f"percent-encodes ASCII ({listed})")
     if changes:
         distinct = list(dict.fromkeys(changes))
-        shown = ", ".join(
+        listed = ", ".join(
             f"{_describe(ch)} to {quote(target) if target else 'nothing'}"
             for ch, target in distinct[:_SHOWN_CHANGES]
         )
         more = len(distinct) - _SHOWN_CHANGES
         more_text = f" and {more} more" if more > 0 else ""
-        reasons.append(f"holds characters that UTS #46 maps ({shown}{more_text})")
+        reasons.append(f"holds characters that UTS #46 maps ({listed}{more_text})")
     findings.append(
         finding(
             "obfuscated-host",
-            f"the host {quote(raw)} {' and '.join(reasons)}: decoded and mapped, as "
-            f"browsers and resolvers read hosts, it is {quote(mapped)}, which its text "
+            f"the host {shown(raw)} {' and '.join(reasons)}: decoded and mapped, as "
+            f"browsers and resolvers read hosts, it is {shown(mapped)}, which its text "
             "does not show",
             Severity.MEDIUM,
             span,
@@ -332,11 +385,11 @@ def check_port(
     if len(significant) > 5:
         number = 65536
     if number > 65535:
-        shown = significant if len(significant) <= 20 else significant[:20] + "..."
+        digits = significant if len(significant) <= 20 else significant[:20] + "..."
         findings.append(
             finding(
                 "unusual-port",
-                f"the port {shown} is above 65535: no TCP or UDP port has that number, and "
+                f"the port {digits} is above 65535: no TCP or UDP port has that number, and "
                 "software that truncates it connects elsewhere",
                 Severity.MEDIUM,
                 where(span),
@@ -377,9 +430,15 @@ def check_encoded(
 
     Only a run of triplets that holds a control or an octet above 0x7F can give
     either: each such run is found from one of those octets (triplets cannot
-    overlap, so the run is the same read backwards as forwards).
+    overlap, so the run is the same read backwards as forwards).  Past
+    ``MAX_FINDINGS`` findings, the runs after them are one finding more.
     """
-    for start, _, octets in concern_runs(text, span[0], span[1]):
+    reported = 0  # runs that gave a finding
+    for start, _, octets in _concerns(text, span[0], span[1]):
+        if reported == MAX_FINDINGS:
+            _rest_of_runs(text, component, (start, span[1]), findings, where)
+            return
+        before = len(findings)
         controls = octets.translate(None, NOT_CONTROLS)  # in C, not an int per octet
         present = {b for b in _CONTROLS if b in controls} if controls else set()
         if present:
@@ -414,6 +473,58 @@ def check_encoded(
                     component,
                 )
             )
+        reported += len(findings) > before
+
+
+#: The first window of text whose runs of triplets are listed at once, and how it grows.
+_FIRST_WINDOW: Final = 4096
+_GROWTH: Final = 8
+
+
+def _concerns(text: str, start: int, end: int) -> Iterator[tuple[int, int, bytes]]:
+    """``concern_runs(text, start, end)``, listed a window at a time, each eight times as
+    long as the last: a caller that stops after a few runs reads a few windows, and one
+    that reads them all reads the text once and a seventh.  A run that reaches a window's
+    end is listed again from its start with the next window, where it may go on."""
+    width = _FIRST_WINDOW
+    while start < end:
+        stop = min(end, start + width)
+        if stop < end:
+            # not inside a triplet (§2.1): one that begins 1 or 2 before goes whole next
+            stop -= 1 if text[stop - 1] == "%" else 2 if text[stop - 2] == "%" else 0
+        runs = list(concern_runs(text, start, stop))
+        if stop < end and runs and runs[-1][1] == stop:
+            *runs, last = runs
+            stop = last[0]
+        yield from runs
+        if stop == start:  # one run fills the window: read it with a wider one
+            width *= _GROWTH
+            continue
+        start = stop
+        width *= _GROWTH
+
+
+def _rest_of_runs(
+    text: str,
+    component: str | None,
+    span: tuple[int, int],
+    findings: list[Report],
+    where: Mapper,
+) -> None:
+    """The one finding of the runs of triplets in ``text[span]`` that come after
+    ``MAX_FINDINGS`` runs of concern: they are counted, not read one by one."""
+    findings.append(
+        finding(
+            "encoded-control",
+            f"{text.count('%', *span)} more percent-encoded octets after the first "
+            f"{MAX_FINDINGS} runs of controls or octets that are not UTF-8, from the start "
+            "of this span to its end, were not examined one run at a time (RFC 3986 §7.2, "
+            "§7.3)",
+            Severity.HIGH,
+            where(span),
+            component,
+        )
+    )
 
 
 def _decode_all(text: str, rounds: int = 3) -> str:
@@ -466,44 +577,49 @@ def _decoded_traversal(raw: str) -> str | None:
 _QUERY_SEPARATORS: Final = re.compile("[&;=]")
 
 
-def _all_found(text: str, char: str, start: int, end: int) -> list[int]:
-    """Where ``char`` occurs in ``text[start:end]``, each found by ``str.find``."""
-    found = []
-    at = text.find(char, start, end)
-    while at >= 0:
-        found.append(at)
-        at = text.find(char, at + 1, end)
-    return found
+def _ends(text: str, separators: re.Pattern[str] | None, start: int, end: int) -> Iterator[int]:
+    """Where the parts of ``text[start:end]`` end: at each "/" (``separators`` None,
+    each found by ``str.find``) or each match of ``separators``, and at ``end``."""
+    if separators is None:
+        at = text.find("/", start, end)
+        while at >= 0:
+            yield at
+            at = text.find("/", at + 1, end)
+    else:
+        for match in separators.finditer(text, start, end):
+            yield match.start()
+    yield end
 
 
 def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -> None:
-    """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3)."""
+    """``encoded-dot-segment``: "%2E%2E", "..%2F" and the like (RFC 3986 §7.3).
+    Past ``MAX_FINDINGS`` findings, the parts after them are one finding more."""
     text = str(ref)
     places: tuple[tuple[Component, re.Pattern[str] | None], ...] = (
         ("path", None),  # "/" alone, found by str.find
         ("query", _QUERY_SEPARATORS),
     )
+    made = 0
     for component, separators in places:
         span = ref.span(component)
         if span is None:
             continue
         start = span[0]
-        if separators is None:
-            ends = _all_found(text, "/", span[0], span[1])
-        else:
-            ends = [m.start() for m in separators.finditer(text, span[0], span[1])]
-        ends.append(span[1])
-        for index in ends:
+        for index in _ends(text, separators, span[0], span[1]):
             # read in place before any copy: a hostile path is one segment of megabytes
             raw, decoded = "", None
             if _may_traverse(text, start, index):
                 raw = text[start:index]
                 decoded = _decoded_traversal(raw)
             if decoded is not None:
+                if made == MAX_FINDINGS:
+                    _rest_of_segments(ref, component, start, findings, where)
+                    return
+                made += 1
                 findings.append(
                     finding(
                         "encoded-dot-segment",
-                        f"{quote(raw)} decodes to {quote(decoded)}: a dot-segment that "
+                        f"{shown(raw)} decodes to {shown(decoded)}: a dot-segment that "
                         "remove_dot_segments (§5.2.4) did not see, which traverses "
                         "directories once decoded (RFC 3986 §7.3)",
                         Severity.HIGH,
@@ -512,3 +628,25 @@ def _check_dot_segments(ref: Reference, findings: list[Report], where: Mapper) -
                     )
                 )
             start = index + 1
+
+
+def _rest_of_segments(
+    ref: Reference, component: Component, start: int, findings: list[Report], where: Mapper
+) -> None:
+    """The one finding of the parts of the path and query from ``start`` on, which come
+    after ``MAX_FINDINGS`` encoded dot-segments: not read one by one."""
+    query = ref.span("query")
+    end = query[1] if query is not None else (ref.span(component) or (start, start))[1]
+    where_in = "path and query" if component == "path" and query is not None else component
+    findings.append(
+        finding(
+            "encoded-dot-segment",
+            f"the {end - start} characters of the {where_in} "
+            f"after the first {MAX_FINDINGS} encoded dot-segments, from the start of this "
+            "span to its end, were not examined one segment at a time: more may traverse "
+            "directories once decoded (RFC 3986 §7.3)",
+            Severity.HIGH,
+            where((start, end)),
+            component,
+        )
+    )

@@ -22,14 +22,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from types import ModuleType
 from typing import Final, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from .. import punycode
 from ..grammar import ALPHA, DIGIT, URI_GRAMMAR
+from ..host import parse_host
 from ..report import Report, Severity, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..types import Component
+from .bounds import MAX_FINDINGS
 from .findings import Mapper, Reference, finding, identity, run_message
 from .hosts import lenient_ipv4, read_host
 
@@ -218,9 +222,8 @@ def _host_key(host: str | None, scheme: str) -> object:
     if scheme == "file" and host.lower() == "localhost":
         return ""  # RFC 8089 §2: "localhost" is the empty host
     if host.startswith("["):
-        inner = host[1:-1].partition("%")[0]
         try:
-            return ipaddress.IPv6Address(inner)
+            return ipaddress.IPv6Address(parse_host(host).address)
         except ValueError:
             return host.lower()
     name = read_host(host)
@@ -238,8 +241,8 @@ def _ace(label: str) -> str:
     if label.isascii():
         return label
     try:
-        return "xn--" + label.encode("punycode").decode("ascii")
-    except UnicodeError:
+        return "xn--" + punycode.encode(label)
+    except punycode.PunycodeError:
         return label
 
 
@@ -356,6 +359,22 @@ def agree(text: str, ref: Reference) -> bool:
     return PLAIN_NAME.fullmatch(host) is not None and "xn--" not in host.lower()
 
 
+def _rest_of_deleted(
+    text: str, start: int, add: Callable[[str, str | None, tuple[int, int]], None]
+) -> None:
+    """The one finding of the tabs, CRs and LFs from ``start`` on, which come after
+    ``MAX_FINDINGS`` runs of them: counted, not reported run by run."""
+    chars = sum(text.count(ch, start) for ch in _REMOVED)
+    last = max(text.rfind(ch) for ch in _REMOVED) + 1
+    add(
+        f"urllib.parse and WHATWG parsers delete tabs, CRs and LFs anywhere in a URL: "
+        f"{chars} more of them after the first {MAX_FINDINGS} runs, from the start of this "
+        "span to its end; urikit does not",
+        None,
+        (start, last),
+    )
+
+
 def check_differential(
     text: str,
     ref: Reference | None,
@@ -379,7 +398,10 @@ def check_differential(
             span,
         )
     runs = _DELETED_RUN.finditer(text) if any(ch in text for ch in _REMOVED) else ()
-    for deleted in runs:
+    for count, deleted in enumerate(runs):
+        if count == MAX_FINDINGS:
+            _rest_of_deleted(text, deleted.start(), add)
+            break
         message = (
             f"urllib.parse and WHATWG parsers delete {quote(deleted.group()[0])} anywhere in "
             "a URL, joining what it separates; urikit does not"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal, TypeAlias, get_args
 
-from ..report import Report, Severity
+from ..report import Report, Severity, quote
 from ..uri import IRI, URI
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "identity",
     "merge_runs",
     "run_message",
+    "shown",
 ]
 
 #: A reference the checks read: a URI or an IRI value.
@@ -48,6 +49,7 @@ AuditCode: TypeAlias = Literal[
     "active-content-scheme",
     "parser-differential",
     "invisible-character",
+    "long-host",
     "invalid",
 ]
 #: The repairs of a lenient reading (the codes of ``lenient.repair``), which
@@ -90,6 +92,18 @@ REDIRECT_CODES: Final[frozenset[str]] = frozenset(get_args(RedirectCode))
 
 #: Maps a span of the text that was read to a span of the text that was given.
 Mapper = Callable[[tuple[int, int]], tuple[int, int]]
+
+
+#: The most characters of a text that a message shows of it.
+SHOWN: Final = 60
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message (:func:`~urikit.report.quote`); past ``SHOWN``
+    characters, its first ``SHOWN`` and how many more (hostile text is megabytes long)."""
+    if len(text) <= 2 * SHOWN:
+        return quote(text)
+    return f"{quote(text[:SHOWN])} (and {len(text) - SHOWN} characters more)"
 
 
 def identity(span: tuple[int, int]) -> tuple[int, int]:

@@ -10,6 +10,7 @@ name that will actually be used.
 from __future__ import annotations
 
 import ipaddress
+import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,8 +19,10 @@ from typing import Final
 
 import idna
 
+from .. import punycode
+from .._seam import percent_decode
 from ..errors import URIError
-from ..percent import percent_decode
+from .addresses import internal_reason
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
 __all__ = [
@@ -35,22 +38,28 @@ __all__ = [
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-_DIGITS: Final = {8: frozenset("01234567"), 10: frozenset("0123456789")}
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
+#: The digits of a part in each base, a pass in C over the part.
+_DIGITS: Final = {
+    8: re.compile("[0-7]*").fullmatch,
+    10: re.compile("[0-9]*").fullmatch,
+    16: re.compile("[0-9a-fA-F]*").fullmatch,
+}
 # A part with more significant digits than this cannot fit in 32 bits in any
 # base, so it is refused before int() is called (slow on a very long string).
 _MAX_PART: Final = 34
+#: Four parts and a final dot: a host with more dots is no inet_aton() address.
+_MAX_DOTS: Final = 4
 
 
 def _inet_number(part: str) -> int | None:
     """One part of an inet_aton address: C's decimal, 0-octal or 0x-hex (§7.4)."""
     if part[:2] in ("0x", "0X"):
-        digits, base, allowed = part[2:], 16, _HEX
+        digits, base = part[2:], 16
     elif len(part) > 1 and part[0] == "0":
-        digits, base, allowed = part[1:], 8, _DIGITS[8]
+        digits, base = part[1:], 8
     else:
-        digits, base, allowed = part, 10, _DIGITS[10]
-    if not allowed.issuperset(digits):
+        digits, base = part, 10
+    if _DIGITS[base](digits) is None:
         return None
     digits = digits.lstrip("0")
     if len(digits) > _MAX_PART:
@@ -74,7 +83,7 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
     >>> lenient_ipv4("example.com") is None
     True
     """
-    if not isinstance(host, str) or not host.isascii():
+    if not isinstance(host, str) or not host.isascii() or host.count(".") > _MAX_DOTS:
         return None
     parts = host.split(".")
     if len(parts) > 1 and parts[-1] == "":
@@ -173,80 +182,16 @@ def is_presentation_selector(text: str, index: int) -> bool:
 
 # --- internal addresses -------------------------------------------------------
 
-_V4_RANGES: Final[tuple[tuple[ipaddress.IPv4Network, str], ...]] = tuple(
-    (ipaddress.IPv4Network(net), reason)
-    for net, reason in (
-        ("0.0.0.0/8", "'this network' (RFC 791), which reaches the local host"),
-        ("10.0.0.0/8", "private (RFC 1918)"),
-        ("100.64.0.0/10", "shared address space (RFC 6598)"),
-        ("127.0.0.0/8", "loopback"),
-        ("169.254.0.0/16", "link-local (this includes cloud metadata services)"),
-        ("172.16.0.0/12", "private (RFC 1918)"),
-        ("192.168.0.0/16", "private (RFC 1918)"),
-        ("224.0.0.0/4", "multicast"),
-        ("240.0.0.0/4", "reserved (and broadcast)"),
-    )
-)
-_V6_RANGES: Final[tuple[tuple[ipaddress.IPv6Network, str], ...]] = tuple(
-    (ipaddress.IPv6Network(net), reason)
-    for net, reason in (
-        ("::/128", "unspecified"),
-        ("::1/128", "loopback"),
-        ("fc00::/7", "unique local, private (RFC 4193)"),
-        ("fe80::/10", "link-local"),
-        ("fec0::/10", "site-local (deprecated, RFC 3879)"),
-        ("ff00::/8", "multicast"),
-    )
-)
-# IPv6 prefixes that carry an IPv4 address in their last or middle 32 bits.
-_COMPATIBLE: Final = ipaddress.IPv6Network("::/96")
-_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
-
-
-def internal_reason(address: IPAddress) -> str | None:
-    """Why ``address`` is not a public unicast address, or None when it is.
-
-    Loopback, private, link-local, unspecified, multicast and reserved
-    addresses count, and so do IPv6 addresses that embed such an IPv4 address
-    (IPv4-mapped ``::ffff:0:0/96``, IPv4-compatible ``::/96``, NAT64
-    ``64:ff9b::/96``, 6to4 ``2002::/16``) and any address with a zone ID
-    (RFC 6874: it names a link of this host).  Documentation ranges
-    (192.0.2.0/24, 2001:db8::/32, ...) do not count: they are not routed.
-    """
-    if isinstance(address, ipaddress.IPv4Address):
-        for v4_network, reason in _V4_RANGES:
-            if address in v4_network:
-                return reason
-        return None
-    if address.scope_id:
-        return f"scoped to a link of this host (zone ID {address.scope_id!r})"
-    plain = ipaddress.IPv6Address(int(address))
-    for network, reason in _V6_RANGES:
-        if plain in network:
-            return reason
-    embedded: ipaddress.IPv4Address | None = None
-    kind = ""
-    if plain.ipv4_mapped is not None:
-        embedded, kind = plain.ipv4_mapped, "IPv4-mapped"
-    elif plain in _COMPATIBLE:
-        embedded, kind = ipaddress.IPv4Address(int(plain) & 0xFFFFFFFF), "IPv4-compatible"
-    elif plain in _NAT64:
-        embedded, kind = ipaddress.IPv4Address(int(plain) & 0xFFFFFFFF), "NAT64"
-    elif plain.sixtofour is not None:
-        embedded, kind = plain.sixtofour, "6to4"
-    if embedded is not None:
-        inner = internal_reason(embedded)
-        if inner is not None:
-            return f"{kind} form of {embedded}, which is {inner}"
-    return None
-
 
 def is_internal_address(ip: IPAddress | str) -> bool:
     """Is ``ip`` an address that a server should not connect to for a user?
 
-    True for the addresses that :func:`internal_reason` names: loopback,
-    private, shared, link-local (cloud metadata services), unspecified,
-    multicast and reserved, IPv6 addresses that embed such an IPv4 address,
+    True for the addresses that :func:`~urikit.security.addresses.internal_reason`
+    names: every block of IANA's special-purpose address registries that is not
+    globally reachable (loopback, private, shared, link-local where cloud
+    metadata services live, documentation, benchmarking, discard, ...),
+    multicast and reserved addresses, IPv6 addresses that carry such an IPv4
+    address (IPv4-mapped, -compatible and -translated, NAT64, 6to4, Teredo),
     and addresses with a zone ID.  ``ip`` is an :mod:`ipaddress` address or
     its text (``"10.0.0.1"``, ``"::ffff:127.0.0.1"``, ``"fe80::1%eth0"``), as
     a socket gives it; other text raises :class:`~urikit.URIError` (a ``ValueError``).
@@ -280,8 +225,9 @@ def is_internal_address(ip: IPAddress | str) -> bool:
 
 
 def is_localhost_name(name: str) -> bool:
-    """ "localhost" and the names under ".localhost" (RFC 6761 §6.3), a final dot allowed."""
-    name = name.lower().removesuffix(".")
+    """ "localhost" and the names under ".localhost" (RFC 6761 §6.3), with any final dots,
+    which resolvers and browsers may drop (``localhost..``)."""
+    name = name.lower().rstrip(".")
     return name == "localhost" or name.endswith(".localhost")
 
 
@@ -319,14 +265,15 @@ def _unicode_label(raw: str) -> str | None:
         return None
     if label[:4].lower() == "xn--" and label.isascii():
         try:
-            return label[4:].encode("ascii").decode("punycode")
-        except (UnicodeError, ValueError):
+            return punycode.decode(label[4:])
+        except punycode.PunycodeError:
             return None
     return label
 
 
-def suspicious_labels(host: str) -> list[HostLabel]:
-    """The labels of reg-name ``host`` that mix scripts or imitate ASCII.
+def suspicious_labels(host: str, limit: int | None = None) -> list[HostLabel]:
+    """The labels of reg-name ``host`` that mix scripts or imitate ASCII (the first
+    ``limit`` of them, when ``limit`` is not None).
 
     A label is read as Unicode (decoding percent-encoded UTF-8 and the
     ``xn--`` ACE form of RFC 3492); it is suspicious when its letters come from
@@ -346,4 +293,6 @@ def suspicious_labels(host: str) -> list[HostLabel]:
         looks_like = ascii_skeleton(label)
         if mixed or looks_like is not None:
             found.append(HostLabel(start, end, label, frozenset(scripts), mixed, looks_like))
+            if len(found) == limit:
+                break
     return found

@@ -14,7 +14,7 @@ from typing import Final
 
 from ..errors import URIError
 from ..grammar import URL_PREFIX
-from ..lenient import SEVERITIES, repair_value, replaced
+from ..lenient import SEVERITIES, repair_value, replaced_before
 from ..report import Report, Severity, printable
 from ..uri import IRI, URI
 from .findings import Mapper, Reference, identity
@@ -24,6 +24,8 @@ __all__ = ["read"]
 #: Repairs that remove text around the reference rather than change characters.
 _AROUND: Final = frozenset({"surrounding-whitespace", "delimiters", "url-prefix"})
 _URL_PREFIX: Final = re.compile(URL_PREFIX + r"\s*")
+#: How many runs of a kind of repair are listed at first to map spans back.
+_FIRST_RUNS: Final = 256
 
 
 def _body_start(text: str, reports: Sequence[Report]) -> int:
@@ -95,18 +97,25 @@ def _alignment(text: str, repaired: str, start: int, end: int) -> Mapper:
     kept = len(repaired) - _common_suffix(repaired, text[start:end])
     outs: list[int] = []  # where each replacement begins in the repaired text
     runs: list[tuple[int, int, int]] = []
+    listed = [-1, 0]  # the repaired text is mapped before listed[0]; runs listed of a kind
 
     def position(at: int) -> int:
         if at < unchanged:
             return at + start
         if at >= kept:
             return at - len(repaired) + end
-        if not runs:
-            runs.extend(replaced(text))
+        while at >= listed[0]:
+            # the runs before ``at``, listed a few hundred of a kind at first (the
+            # findings of a kind are bounded), all of them if need be
+            limit = _FIRST_RUNS if listed[1] == 0 else listed[1] * 64
+            pieces, before = replaced_before(text, limit)
+            runs[:] = pieces
+            outs.clear()
             shift = -start  # repaired position - input position, before the next run
             for begin, finish, length in runs:
                 outs.append(begin + shift)
                 shift += length - (finish - begin)
+            listed[:] = [before + shift if before < len(text) else len(repaired) + 1, limit]
         index = bisect_right(outs, at) - 1
         if index < 0:
             return at + start

@@ -3,7 +3,7 @@
 A web application that redirects to a URL taken from a request ("?next=...")
 must not send its users elsewhere.  The target is resolved against the base
 URI of the request (RFC 3986 §5.2) and refused unless it stays on the base's
-host, or on a host the application names, with a scheme it allows.  Because
+host, or on a host or a site the application names, with a scheme it allows.  Because
 browsers read URLs by the WHATWG rules and not by RFC 3986, everything the
 two read differently is refused too: a backslash, white space and controls,
 userinfo, a network-path reference, and any parser differential.  Because
@@ -16,17 +16,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from ..errors import URIError
+from ..functions import resolve
 from ..grammar import HEXDIG
-from ..report import Report, Severity, quote
+from ..report import Report, Severity, printable, quote
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
-from ..uri import IRI, URI, resolve
+from ..uri import IRI, URI
 from .differential import differential_findings
 from .findings import RedirectCode, Reference, finding
 from .hosts import read_host
+
+if TYPE_CHECKING:
+    from ..sites import Site
 
 __all__ = ["is_safe_redirect", "redirect_findings"]
 
@@ -144,6 +148,32 @@ def _allowed(host: str, port: int | None, entries: Iterable[tuple[str, int | Non
     return False
 
 
+# --- allowed sites ----------------------------------------------------------------
+
+
+def _allowed_sites(entries: Iterable[str | URI | IRI] | str) -> list[Site]:
+    """The sites of ``allowed_sites`` (:func:`urikit.sites.named_site`): a registrable
+    domain or an IP address alone, schemeless; a URL, its site with its scheme."""
+    if isinstance(entries, (str, URI, IRI)):
+        entries = (entries,)
+    named = list(entries)
+    if not named:
+        return []
+    from ..sites import named_site
+
+    return [named_site(entry) for entry in named]
+
+
+def _on_site(target: Reference, sites: list[Site]) -> bool:
+    """Is ``target``, an absolute URI with a host, on one of ``sites``?  Exactly when
+    :func:`urikit.sites.same_site` says it is on the same site as an entry: schemefully
+    for a site named by a URL, schemelessly for one named alone."""
+    from ..sites import site
+
+    found = site(target)
+    return any(entry.includes(found) for entry in sites)
+
+
 # --- decoding ------------------------------------------------------------------------
 
 
@@ -186,7 +216,17 @@ def _decoding_findings(
     except URIError:
         reading = None
     if reading is None:
-        parts = urlsplit(decoded)
+        try:
+            parts = urlsplit(decoded)
+        except ValueError:  # urllib.parse refuses it: a netloc that NFKC changes
+            return [
+                _refuse(
+                    "encoded-host",
+                    f"{quote(text)} decodes to {quote(decoded)}, which urllib.parse refuses: "
+                    "its authority changes under NFKC normalization",
+                    (0, len(text)),
+                )
+            ]
         if parts.scheme or parts.netloc:
             return [
                 _refuse(
@@ -269,6 +309,7 @@ def redirect_findings(
     allowed_hosts: Iterable[str] | str = (),
     allowed_schemes: Iterable[str] | str = ("http", "https"),
     registry: SchemeRegistry = DEFAULT_REGISTRY,
+    allowed_sites: Iterable[str | URI | IRI] | str = (),
 ) -> list[Report]:
     """Why redirecting to ``target`` from ``base`` is unsafe; empty when it is safe.
 
@@ -279,6 +320,7 @@ def redirect_findings(
     """
     base_uri = _as_base(base)
     hosts = [_allowed_entry(entry) for entry in _names(allowed_hosts, "allowed_hosts")]
+    sites = _allowed_sites(allowed_sites)
     schemes = {s.lower() for s in _names(allowed_schemes, "allowed_schemes")}
     if isinstance(target, (URI, IRI)):
         text = str(target)
@@ -286,6 +328,34 @@ def redirect_findings(
         text = str.__str__(target)
     else:
         raise TypeError(f"target is a str or a URI, not {type(target).__name__}")
+    try:
+        return _judge(target, text, base_uri, hosts, sites, schemes, registry)
+    except ValueError as error:  # URIError is a ValueError
+        # a target that urikit or another parser cannot judge is refused, not raised:
+        # the refusal says so (tests hold that none of their targets gives it)
+        return [
+            _refuse(
+                "invalid",
+                f"{_UNJUDGED}: {printable(str(error).splitlines()[0])}",
+                (0, len(text)),
+            )
+        ]
+
+
+#: The start of the message of a target refused because it could not be judged.
+_UNJUDGED: Final = "the target could not be judged, so it is refused"
+
+
+def _judge(
+    target: str | URI | IRI,
+    text: str,
+    base_uri: Reference,
+    hosts: list[tuple[str, int | None]],
+    sites: list[Site],
+    schemes: set[str],
+    registry: SchemeRegistry,
+) -> list[Report]:
+    """The findings of ``target`` (whose text is ``text``), checked against the rest."""
     found = _scan(text)
     if found:
         return found
@@ -317,6 +387,9 @@ def redirect_findings(
                 "userinfo",
             )
         ]
+    if isinstance(ref, IRI) and not isinstance(base_uri, IRI):
+        # an IRI is resolved against the base read as an IRI (RFC 3987 §6.5): every URI is one
+        base_uri = IRI(str(base_uri))
     found = _decoding_findings(text, ref, base_uri, registry)
     if found:
         return found
@@ -346,14 +419,15 @@ def redirect_findings(
         base_port = registry.default_port(base_uri.scheme)
     if same and port in (base_port, registry.default_port(scheme)):
         return []
-    if _allowed(host, port, hosts):
+    if _allowed(host, port, hosts) or (sites and _on_site(resolved, sites)):
         return []
     return [
         _refuse(
             "host-not-allowed",
             f"the host {quote(host)}"
             + ("" if resolved.port is None else f" port {port}")
-            + " is neither the base's nor an allowed host",
+            + " is neither the base's nor an allowed host"
+            + (", nor on an allowed site" if sites else ""),
             (0, len(text)),
             "host",
         )
@@ -367,6 +441,7 @@ def is_safe_redirect(
     allowed_hosts: Iterable[str] | str = (),
     allowed_schemes: Iterable[str] | str = ("http", "https"),
     registry: SchemeRegistry = DEFAULT_REGISTRY,
+    allowed_sites: Iterable[str | URI | IRI] | str = (),
 ) -> bool:
     """May a server redirect a client from ``base`` to ``target``?
 
@@ -391,14 +466,23 @@ def is_safe_redirect(
     * resolves to a scheme not in ``allowed_schemes`` (``javascript:``,
       ``data:``): ``scheme-not-allowed``;
     * or resolves to a host that is neither the base's host (at its port or
-      the scheme's default) nor in ``allowed_hosts``: ``host-not-allowed``.
+      the scheme's default), nor in ``allowed_hosts``, nor on a site of
+      ``allowed_sites``: ``host-not-allowed``.
 
     Other percent-encoded octets are what they are in a path on the same site
     (``/my%20file.pdf`` is allowed).
 
     ``allowed_hosts`` holds host names (``"example.org"``, any port), host
     names with a port (``"example.org:8443"``, ``"[::1]:8080"``) and domains
-    (``".example.org"``: the name and every name under it).  ``base`` must be
+    (``".example.org"``: the name and every name under it).  ``allowed_sites``
+    holds sites (:func:`urikit.sites.named_site`): a registrable domain
+    (``"example.co.uk"``: every host of the site, on any scheme and port), an IP
+    address (that host), or a URL, whose site is taken with its scheme
+    (``"https://www.example.co.uk/"``: every host of ``example.co.uk`` on
+    ``https``); the target is on a site exactly when
+    :func:`urikit.sites.same_site` says so (schemelessly for a site named
+    alone).  An entry that names no site (``"www.example.com"``, a host under
+    a site; ``"co.uk"``, a public suffix) raises :class:`~urikit.URIError`.  ``base`` must be
     an absolute URI (RFC 3986 §5.1) with a port of at most 65535.  A bad base, or
     an allowed host whose port is not digits, raises :class:`~urikit.URIError`; an argument of
     another type than documented raises :class:`TypeError`.  Any ``str``
@@ -410,6 +494,12 @@ def is_safe_redirect(
     False
     >>> is_safe_redirect("/.%2F%2Fevil.example", base="https://example.com/login")
     False
+    >>> is_safe_redirect(
+    ...     "https://login.example.co.uk/",
+    ...     base="https://example.com/",
+    ...     allowed_sites=["example.co.uk"],
+    ... )
+    True
     """
     return not redirect_findings(
         target,
@@ -417,4 +507,5 @@ def is_safe_redirect(
         allowed_hosts=allowed_hosts,
         allowed_schemes=allowed_schemes,
         registry=registry,
+        allowed_sites=allowed_sites,
     )

@@ -19,8 +19,9 @@ Why each check stays silent when :func:`screen` says :data:`QUIET`:
   (:data:`ENCODED`);
 * ``password``, ``misleading-userinfo``: no userinfo, or a user name without a
   password that the userinfo check itself passes (§3.2.1, §7.5, §7.6);
-* ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``: the host is a
-  plain name (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
+* ``ipv4-rare-format``, ``internal-address``, ``obfuscated-host``, ``long-host``: the
+  host is a plain name of at most 1,024 characters
+  (:data:`~urikit.security.differential.PLAIN_NAME`: no "%", and its
   last label begins with a letter, so that it is no IPv4address and has no
   inet_aton() reading), no ``xn--`` label, and not a name of the local host
   (RFC 6761 §6.3); or the empty host of a ``file:`` URL (RFC 8089 §2);
@@ -33,11 +34,14 @@ Why each check stays silent when :func:`screen` says :data:`QUIET`:
 from __future__ import annotations
 
 import re
+import sys
 from typing import Final
 
+from ..grammar import ALPHA, DIGIT
 from ..report import Report
 from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from .active import LOCAL_CONTENT_SCHEMES, SCRIPT_SCHEMES
+from .bounds import MAX_HOST
 from .checks import check_octets, check_port, check_userinfo
 from .differential import PLAIN_NAME, PLAIN_USER, SPECIAL_SCHEMES
 from .findings import Reference, identity
@@ -76,10 +80,13 @@ def _quiet_scheme(scheme: str, registry: SchemeRegistry) -> bool:
 #: The schemes of most URLs, which :data:`PLAIN_HEAD` names itself (those of them
 #: that are quiet in the default registry); the others are screened by :func:`screen`.
 _COMMON_SCHEMES: Final = ("https", "http", "wss", "ws", "ftp", "file", "git", "ssh", "sftp")
+#: Possessive where the ``re`` module has it (Python 3.11): a label is taken whole.
+_TAKEN: Final = "+" if sys.version_info >= (3, 11) else ""
 #: The beginning of most URLs, matched on a text that is a URI (so ASCII): a scheme
 #: of ``_COMMON_SCHEMES`` (in any case, §3.1), "//" and an authority that is a plain
-#: name (``PLAIN_NAME`` itself) not ending in "localhost", without userinfo or port;
-#: what follows it is the path, the query or the fragment, or nothing (§3.2, §3.3).
+#: name (``PLAIN_NAME`` of at most 128 labels, as any name that DNS resolves)
+#: not ending in "localhost", without userinfo or port; what follows it is the path,
+#: the query or the fragment, or nothing (§3.2, §3.3).
 #: When it matches a text without "%" and without "--" (so without ``xn--`` label),
 #: :func:`screen` says ``QUIET`` in the default registry: so
 #: :func:`~urikit.security.audit` tries it first, with one match and no other call.
@@ -87,7 +94,8 @@ _COMMON_SCHEMES: Final = ("https", "http", "wss", "ws", "ftp", "file", "git", "s
 PLAIN_HEAD: Final = re.compile(
     "(?i:"
     + "|".join(name for name in _COMMON_SCHEMES if _quiet_scheme(name, DEFAULT_REGISTRY))
-    + f")://(?:{PLAIN_NAME.pattern})"
+    + f")://(?:[{ALPHA}{DIGIT}_-]+{_TAKEN}\\.){{0,127}}{_TAKEN}"
+    + f"[{ALPHA}][{ALPHA}{DIGIT}_-]*{_TAKEN}"
     + "(?<![Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt])(?![^/?#])",
     re.ASCII,
 ).match
@@ -142,8 +150,9 @@ def screen(text: str, ref: Reference, registry: SchemeRegistry = DEFAULT_REGISTR
             return LOUD  # a file: URL has no port to WHATWG parsers ("file://C:/" is a drive)
         if host == "":
             return verdict  # the local host (RFC 8089 §2)
-    # a plain name is no IPv4address (its last label begins with a letter) and holds no "%"
-    if _PLAIN_NAME_MATCH(host) is None:
+    # a plain name is no IPv4address (its last label begins with a letter) and holds no "%";
+    # a long host is read in part by the checks (bounds.py)
+    if len(host) > MAX_HOST or _PLAIN_NAME_MATCH(host) is None:
         return LOUD
     name = host.lower()
     # "localhost" and the names under it (RFC 6761 §6.3); a plain name ends in no "."

@@ -8,7 +8,7 @@ URI is a :class:`~urikit.report.Report` with ``repaired=True``.
 
 from __future__ import annotations
 
-from .extract import SUFFIX_TLDS, Match, extract
+from .extract import Match, extract
 from .html import URL_ATTRIBUTES, Link, links
 
-__all__ = ["SUFFIX_TLDS", "URL_ATTRIBUTES", "Link", "Match", "extract", "links"]
+__all__ = ["URL_ATTRIBUTES", "Link", "Match", "extract", "links"]

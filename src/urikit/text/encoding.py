@@ -6,21 +6,25 @@ for ``<meta charset>`` or ``<meta http-equiv=content-type content=...>``
 (§13.2.3.2 "prescan a byte stream", §2.6.6 "extracting a character encoding
 from a meta element"); else the caller's default; else windows-1252.  Labels
 are those of the WHATWG Encoding Standard §4.2, so ``iso-8859-1``, ``latin1``
-and ``us-ascii`` mean windows-1252, as they do in every browser.  Bytes that
-do not decode become U+FFFD (the decoders' "replacement" error mode).
+and ``us-ascii`` mean windows-1252, as they do in every browser.  Each
+encoding is decoded as the Encoding Standard decodes it: its multi-byte
+decoders are :mod:`urikit.text.decoders`, its indexes
+:mod:`urikit.text.indexes`, and Python's codecs read UTF-8 and UTF-16, which
+they decode as it does.  Bytes that do not decode become U+FFFD (the
+decoders' "replacement" error mode).
 """
 
 from __future__ import annotations
 
-import codecs
 import re
 from typing import Final
 
+from .decoders import DECODERS
+from .indexes import charmap, single_byte_table
+
 __all__ = ["decode_html", "encoding_for_label"]
 
-# Encoding Standard §4.2: labels by encoding name, and the Python codec of each.
-# Labels of encodings that Python cannot decode ("replacement", the ISO-2022
-# variants other than -JP, hz-gb-2312) decode the whole document as U+FFFD.
+# Encoding Standard §4.2: the labels of each encoding, by its name.
 _LABELS: Final[dict[str, str]] = {
     "utf-8": "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8",
     "ibm866": "866 cp866 csibm866 ibm866",
@@ -47,8 +51,9 @@ _LABELS: Final[dict[str, str]] = {
     ),
     "iso-8859-8": (
         "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 "
-        "iso88598 iso_8859-8 iso_8859-8:1988 visual csiso88598i iso-8859-8-i logical"
+        "iso88598 iso_8859-8 iso_8859-8:1988 visual"
     ),
+    "iso-8859-8-i": "csiso88598i iso-8859-8-i logical",
     "iso-8859-10": "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6",
     "iso-8859-13": "iso-8859-13 iso8859-13 iso885913",
     "iso-8859-14": "iso-8859-14 iso8859-14 iso885914",
@@ -56,60 +61,54 @@ _LABELS: Final[dict[str, str]] = {
     "iso-8859-16": "iso-8859-16",
     "koi8-r": "cskoi8r koi koi8 koi8-r koi8_r",
     "koi8-u": "koi8-ru koi8-u",
-    "mac-roman": "csmacintosh mac macintosh x-mac-roman",
-    "cp874": "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874",
-    "cp1250": "cp1250 windows-1250 x-cp1250",
-    "cp1251": "cp1251 windows-1251 x-cp1251",
-    "cp1252": (
+    "macintosh": "csmacintosh mac macintosh x-mac-roman",
+    "windows-874": "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874",
+    "windows-1250": "cp1250 windows-1250 x-cp1250",
+    "windows-1251": "cp1251 windows-1251 x-cp1251",
+    "windows-1252": (
         "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 "
         "iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252"
     ),
-    "cp1253": "cp1253 windows-1253 x-cp1253",
-    "cp1254": (
+    "windows-1253": "cp1253 windows-1253 x-cp1253",
+    "windows-1254": (
         "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 "
         "l5 latin5 windows-1254 x-cp1254"
     ),
-    "cp1255": "cp1255 windows-1255 x-cp1255",
-    "cp1256": "cp1256 windows-1256 x-cp1256",
-    "cp1257": "cp1257 windows-1257 x-cp1257",
-    "cp1258": "cp1258 windows-1258 x-cp1258",
-    "mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
-    "gb18030": (
-        "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk gb18030"
-    ),
-    "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
-    "euc_jp": "cseucpkdfmtjapanese euc-jp x-euc-jp",
-    "iso2022_jp": "csiso2022jp iso-2022-jp",
-    "cp932": "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis",
-    "cp949": (
+    "windows-1255": "cp1255 windows-1255 x-cp1255",
+    "windows-1256": "cp1256 windows-1256 x-cp1256",
+    "windows-1257": "cp1257 windows-1257 x-cp1257",
+    "windows-1258": "cp1258 windows-1258 x-cp1258",
+    "x-mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
+    "gbk": "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk",
+    "gb18030": "gb18030",
+    "big5": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
+    "euc-jp": "cseucpkdfmtjapanese euc-jp x-euc-jp",
+    "iso-2022-jp": "csiso2022jp iso-2022-jp",
+    "shift_jis": "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis",
+    "euc-kr": (
         "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 "
         "ksc_5601 windows-949"
     ),
     "replacement": "csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement",
-    "utf-16-be": "unicodefffe utf-16be",
-    "utf-16-le": "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le",
+    "utf-16be": "unicodefffe utf-16be",
+    "utf-16le": "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le",
     "x-user-defined": "x-user-defined",
 }
-_CODEC: Final = {label: name for name, labels in _LABELS.items() for label in labels.split()}
-_WINDOWS_1252: Final = "cp1252"
-_BOMS: Final = ((b"\xef\xbb\xbf", "utf-8"), (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+_ENCODING: Final = {label: name for name, labels in _LABELS.items() for label in labels.split()}
+_WINDOWS_1252: Final = "windows-1252"
+_BOMS: Final = ((b"\xef\xbb\xbf", "utf-8"), (b"\xfe\xff", "utf-16be"), (b"\xff\xfe", "utf-16le"))
 _ASCII_SPACE: Final = b"\t\n\f\r "
-
-# The single-byte encodings whose WHATWG index gives a byte Python leaves
-# undefined its C1 control (windows-1252's 0x81 is U+0081), and x-user-defined
-# (bytes 0x80-0xFF are U+F780-U+F7FF): decoding tables of 256 characters.
-_TABLES: Final = {
-    **{
-        name: "".join(bytes([b]).decode(name, errors="ignore") or chr(b) for b in range(256))
-        for name in ("cp874", *(f"cp{page}" for page in range(1250, 1259)))
-    },
-    "x-user-defined": "".join(chr(b) if b < 0x80 else chr(0xF700 + b) for b in range(256)),
-}
+#: x-user-defined (§14.5.1): bytes 0x80 to 0xFF are U+F780 to U+F7FF.
+_X_USER_DEFINED: Final = "".join(chr(b) if b < 0x80 else chr(0xF700 + b) for b in range(256))
+#: The decoders whose Python codec reads as the Standard does (UTF-8 and UTF-16 with
+#: U+FFFD for each maximal subpart, RFC 3629 §3 and §7.1 "U+FFFD substitution"), by name.
+_CODECS: Final = {"utf-8": "utf-8", "utf-16be": "utf-16-be", "utf-16le": "utf-16-le"}
 
 
 def encoding_for_label(label: str) -> str | None:
-    """The encoding of a label (Encoding Standard §4.2 "get an encoding"), or None."""
-    return _CODEC.get(label.strip("\t\n\f\r ").lower())
+    """The name of the encoding of a label (Encoding Standard §4.2 "get an encoding"),
+    or None."""
+    return _ENCODING.get(label.strip("\t\n\f\r ").lower())
 
 
 def decode_html(data: bytes, default: str | None = None) -> str:
@@ -132,12 +131,19 @@ def decode_html(data: bytes, default: str | None = None) -> str:
 
 
 def _decode(data: bytes, name: str) -> str:
+    """``data`` decoded by the decoder of encoding ``name`` (Encoding Standard §4.1),
+    in its "replacement" error mode: each error is U+FFFD."""
     if name == "replacement":
-        return "\ufffd" if data else ""
-    table = _TABLES.get(name)
-    if table is not None:
-        return codecs.charmap_decode(data, "strict", table)[0]
-    return data.decode(name, errors="replace")
+        return "\ufffd" if data else ""  # §14.1.1
+    codec = _CODECS.get(name)
+    if codec is not None:
+        return data.decode(codec, errors="replace")
+    if name == "x-user-defined":
+        return charmap(data, _X_USER_DEFINED)
+    decoder = DECODERS.get("gb18030" if name == "gbk" else name)
+    if decoder is not None:
+        return decoder(data)
+    return charmap(data, single_byte_table(name))
 
 
 # -- the prescan (§13.2.3.2 "prescan a byte stream to determine its encoding") --------
@@ -204,7 +210,7 @@ def _meta(data: bytes, position: int) -> tuple[int, str | None]:
             charset, need_pragma = _label(value), False
     if need_pragma is None or (need_pragma and not got_pragma) or charset is None:
         return position, None
-    if charset in ("utf-16-be", "utf-16-le"):
+    if charset in ("utf-16be", "utf-16le"):
         return position, "utf-8"
     if charset == "x-user-defined":
         return position, _WINDOWS_1252

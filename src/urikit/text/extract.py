@@ -19,9 +19,12 @@ them lazily as :class:`Match` values.  A URI is recognised in three contexts
   says that the next line goes on with the URI.
 
 With ``suffix=True``, suffix references (RFC 3986 §4.5, ``www.w3.org/Addressing/``)
-are completed with ``default_scheme`` when they look like a host name: the
-first label is ``www`` (with at least three labels), or the last label is one
-of the generic top-level domains in :data:`SUFFIX_TLDS`.
+are completed with ``default_scheme`` when they begin with a domain name of the
+DNS: a name with a registrable domain under a public suffix that the ICANN section
+of the Public Suffix List names (:mod:`urikit.sites`), its last label in lower
+case unless it begins with ``www.``; under a country-code top-level domain that is
+the whole public suffix (``.de``, ``.io``, ``.py``), only with ``www.`` or a path,
+since file names take that form (``setup.py``, ``README.md``).
 
 A match's span is the URI text itself: it excludes the delimiters and the
 ``URL:`` prefix, and includes the white space of a broken line.  A candidate
@@ -41,6 +44,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 from typing import Final
 
@@ -51,7 +55,7 @@ from ..schemes import DEFAULT_REGISTRY, SchemeRegistry
 from ..uri import URI
 from .repairs import repair
 
-__all__ = ["SUFFIX_TLDS", "Match", "extract"]
+__all__ = ["Match", "extract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +78,6 @@ class Match:
 
     def __str__(self) -> str:
         return str(self.uri)
-
-
-#: Top-level domains that make a dotted name a suffix reference (§4.5) when it
-#: does not begin with "www.".  Only generic ones: country codes such as .py,
-#: .sh, .md or .rs are also file extensions.
-SUFFIX_TLDS: Final = frozenset({"com", "org", "net", "edu", "gov", "mil", "int", "info", "biz"})
 
 
 def _ascii_members(cls: str) -> str:
@@ -133,6 +131,11 @@ _HOST_BOUNDARY: Final = re.compile(_NOT_IN_NAME)
 # and the emphasis marks of lightweight markup (as GitHub Flavored Markdown's
 # autolinks leave out "*", "_" and "~").
 _TRAILING: Final = ".,;:!?'*_~"
+# The most characters of a domain name (RFC 1035 §2.3.4: 255 octets on the wire).
+_MAX_NAME: Final = 253
+# The length of a country-code top-level domain: two letters (RFC 1591 §2, ISO 3166-1
+# alpha-2), and every two-letter top-level domain is one.
+_COUNTRY_CODE: Final = 2
 _TRAILING_QUOTED: Final = ".,;:!?"
 
 Pieces = list[tuple[int, int]]
@@ -269,7 +272,7 @@ class _Extractor:
         """An undelimited suffix reference (§4.5), such as ``www.w3.org/Addressing/``."""
         text = self.text
         dotted = _DOTTED.match(text, start)
-        if dotted is None or not _is_host(dotted.group()):
+        if dotted is None or not _is_host(dotted.group(), text[dotted.end() : dotted.end() + 1]):
             return None, dotted.end() if dotted is not None else start + 1
         pieces = _trim(text, _scan(text, start, balanced=True, joins=False), _TRAILING)
         match = self.complete(pieces, delimited=False)
@@ -287,8 +290,8 @@ class _Extractor:
         if (
             scheme is not None
             and self.default_scheme is not None
-            and _is_host(scheme.group(1))
             and candidate[scheme.end() : scheme.end() + 1].isdigit()
+            and _is_host(scheme.group(1), ":")
         ):
             scheme = None  # "www.example.com:8080/" is a suffix reference with a port
         added: list[Report] = []
@@ -305,7 +308,9 @@ class _Extractor:
             host = None
         elif self.default_scheme is not None:
             dotted = _DOTTED.match(candidate)
-            if dotted is None or not _is_host(dotted.group()):
+            if dotted is None or not _is_host(
+                dotted.group(), candidate[dotted.end() : dotted.end() + 1]
+            ):
                 return None
             if dotted.end() < len(candidate) and candidate[dotted.end()] not in ":/?#":
                 return None
@@ -431,15 +436,63 @@ def _trim(text: str, pieces: Pieces, chars: str) -> Pieces:
     return pieces
 
 
-def _is_host(name: str) -> bool:
-    """Does a dotted name look like the host of a suffix reference (§4.5)?
+def _is_host(name: str, after: str) -> bool:
+    """Does the dotted ``name``, followed by the character ``after`` ("" at the end),
+    begin a suffix reference (§4.5)?
 
-    Conservative: "www." and at least two more labels, or a last label in
-    :data:`SUFFIX_TLDS` written in lower case; every label a DNS label.
+    At most 253 characters (RFC 1035 §2.3.4); every label a DNS label (RFC 1034
+    §3.5); the last in lower case unless the name begins with "www."; a domain name
+    of the DNS: a registrable domain or a name under one, by a rule of the ICANN
+    section of the Public Suffix List (:mod:`urikit.sites`; a top-level domain that
+    the list does not name is not taken).  A name whose public suffix is a
+    country-code top-level domain alone (two letters: ``.de``, ``.io``, ``.md``,
+    ``.py``) also needs "www." or a path ("/" after it): file names take the same
+    form (``setup.py``, ``README.md``).
     """
+    if len(name) > _MAX_NAME:
+        return False
     labels = name.split(".")
     if any(not label or label[0] == "-" or label[-1] == "-" or len(label) > 63 for label in labels):
         return False
-    if labels[0].lower() == "www":
-        return len(labels) >= 3 and not labels[-1].isdigit()
-    return labels[-1] in SUFFIX_TLDS
+    www = labels[0].lower() == "www"
+    if not (www or labels[-1].islower()):
+        return False
+    suffix = _icann_suffix(name)
+    if suffix is None:
+        return False
+    if www or after == "/" or len(suffix) != _COUNTRY_CODE:
+        return True
+    # a private rule over the country code (github.io) names a suffix no file name ends in
+    from ..sites import public_suffix
+
+    whole = public_suffix(name)
+    return whole is not None and len(whole) != _COUNTRY_CODE
+
+
+@lru_cache(maxsize=4096)
+def _icann_suffix(name: str) -> str | None:
+    """The public suffix of ``name`` when it is a registrable domain or a name under one
+    by a rule of the ICANN section of the Public Suffix List (not the implicit rule of
+    a top-level domain the list does not name); else None.
+
+    The ICANN section, since a private suffix is a host too: ``github.io`` is a name
+    of the DNS (under ``io``), as ``a.github.io`` is."""
+    from ..sites import registrable_domain
+
+    domain = registrable_domain(name, private=False)
+    if domain is None:
+        return None
+    suffix = domain.partition(".")[2]
+    # the implicit rule gives a suffix of one label; a rule of more labels was listed
+    return suffix if "." in suffix or _listed(suffix) else None
+
+
+@lru_cache(maxsize=4096)
+def _listed(label: str) -> bool:
+    """Is the top-level domain ``label`` a public suffix by a rule of the ICANN section,
+    not by the implicit rule?  (An exception rule that leaves one label, ``!www.ck``,
+    stands under a wildcard ``*.ck``, which makes ``ck`` a public suffix itself.)"""
+    from ..sites import lookup
+
+    found = lookup(label, private=False)
+    return found is not None and not found.implicit

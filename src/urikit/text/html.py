@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from ..errors import URIError
+from ..functions import resolve
 from ..report import Report
-from ..resolve import check_base
-from ..uri import IRI, URI, resolve
+from ..resolution import check_base
+from ..uri import IRI, URI
 from .encoding import decode_html
 from .repairs import repair
 from .tokenizer import decode_attribute, start_tag_attributes, start_tags
@@ -117,7 +118,11 @@ class _Found(NamedTuple):
 
 
 def links(
-    html: str | bytes, base: URI | IRI | str, *, default_encoding: str | None = None
+    html: str | bytes,
+    base: URI | IRI | str,
+    *,
+    default_encoding: str | None = None,
+    scripting: bool = True,
 ) -> list[Link]:
     """Every link of the document ``html``, resolved (RFC 3986 §5.2), in document order.
 
@@ -126,7 +131,11 @@ def links(
     the other links.  ``<base>`` elements are links too.  A document given as
     ``bytes`` is decoded as browsers decode it (WHATWG HTML §13.2.3.2): by its
     byte order mark, else the ``<meta>`` charset in its first 1024 bytes,
-    else ``default_encoding`` (a label such as ``"utf-8"``), else windows-1252.
+    else ``default_encoding`` (a label such as ``"utf-8"``), else windows-1252,
+    and each encoding as the WHATWG Encoding Standard decodes it.  With
+    ``scripting`` (the default, as in browsers), ``<noscript>`` holds text, not
+    markup (HTML §13.2.6.4.7); ``scripting=False`` reads it as a browser that runs
+    no script does.
 
     >>> [str(l.uri) for l in links('<base href="/t/"><a href="x">', "http://a/b")]
     ['http://a/t/', 'http://a/t/x']
@@ -138,7 +147,7 @@ def links(
     # An IRI base is mapped to its URI (RFC 3987 §3.1) to resolve against.
     retrieval = URI(base.to_uri() if isinstance(base, IRI) else base)
     check_base(retrieval.parts)
-    found = list(_collect(html))
+    found = list(_collect(html, scripting))
     first_base = next((i for i, item in enumerate(found) if item.tag == "base"), None)
     document_base = retrieval
     result: list[Link] = []
@@ -155,10 +164,10 @@ def links(
     return result
 
 
-def _collect(html: str) -> Iterator[_Found]:
+def _collect(html: str, scripting: bool) -> Iterator[_Found]:
     """The URL-valued attributes of the start tags, in document order."""
     line, line_start, counted = 1, 0, 0
-    for tag in start_tags(html, _TAGS):
+    for tag in start_tags(html, _TAGS, scripting=scripting):
         wanted = URL_ATTRIBUTES.get(tag.name)
         # Offsets only grow, so the line feeds are counted once in all.
         newlines = html.count("\n", counted, tag.offset)

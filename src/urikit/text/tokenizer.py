@@ -19,12 +19,13 @@ begins.  The states kept are those that decide where a tag begins and ends:
   tree builder after these start tags (§13.2.6.4.7): only the appropriate end
   tag leaves them.
 
-Two things of tree construction are kept because they change tokenization:
+Three things of tree construction are kept because they change tokenization:
 inside ``<svg>`` and ``<math>`` (foreign content, §13.2.6.5) these elements
 are not switched to raw text and ``<![CDATA[`` is a section; an HTML element
-that breaks out of foreign content ends it.  Scripting is taken as disabled,
-as for a crawler: ``<noscript>`` holds markup.  Integration points
-(``<foreignObject>``) and the rest of tree construction are not modelled.
+that breaks out of foreign content ends it; and with the scripting flag set, as
+in a browser, ``<noscript>`` is raw text (§13.2.6.4.4, §13.2.6.4.7), while
+without it, as for a crawler that runs no script, it holds markup.  Integration
+points (``<foreignObject>``) and the rest of tree construction are not modelled.
 
 Each step moves forward: a search starts where the previous one ended, so
 the work is linear in the length of the document.
@@ -83,9 +84,12 @@ _BREAKOUT: Final = frozenset({
 # fmt: on
 _FONT_BREAKOUT: Final = frozenset({"color", "face", "size"})
 
+# Raw text with the scripting flag set (§13.2.6.4.4 "in head", §13.2.6.4.7 "in body").
+_SCRIPTING_RAWTEXT: Final = "noscript"
 # The appropriate end tag of a raw text element: "</name" then whitespace, "/" or ">".
 _END_TAG: Final = {
-    name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in _RCDATA | _RAWTEXT
+    name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE)
+    for name in _RCDATA | _RAWTEXT | {_SCRIPTING_RAWTEXT}
 }
 # Script data (§13.2.5.4, §13.2.5.15 to §13.2.5.31): "<!--" enters the escaped
 # state, where "<script" enters the double-escaped one and "-->" leaves both.
@@ -99,11 +103,15 @@ def _lower(name: str) -> str:
     return name.translate(_LOWER)
 
 
-def start_tags(html: str, names: Container[str] | None = None) -> Iterator[StartTag]:
+def start_tags(
+    html: str, names: Container[str] | None = None, *, scripting: bool = True
+) -> Iterator[StartTag]:
     """The start tags of ``html`` in document order (WHATWG HTML §13.2.5).
 
     With ``names``, only the start tags of those names (lower case) are
-    yielded; the others are read all the same, for where they end.
+    yielded; the others are read all the same, for where they end.  With
+    ``scripting`` (the scripting flag of §13.2.4.5, set in browsers),
+    ``<noscript>`` holds raw text; without it, markup.
     """
     position = 0
     foreign = 0  # depth of open <svg> and <math> elements
@@ -127,7 +135,7 @@ def start_tags(html: str, names: Container[str] | None = None) -> Iterator[Start
             if attributes is not None and (names is None or tag_name in names):
                 yield StartTag(tag_name, attributes, lt)
             position, foreign = _after_start_tag(
-                html, position, tag_name, attributes, self_closing, foreign
+                html, position, tag_name, attributes, self_closing, foreign, scripting
             )
             continue
         ch = html[lt + 1]
@@ -161,12 +169,14 @@ def _after_start_tag(
     attributes: dict[str, str] | None,
     self_closing: bool,
     foreign: int,
+    scripting: bool,
 ) -> tuple[int, int]:
     """Where tokenizing goes on after a start tag, and the depth of foreign content.
 
     The tree builder switches to RCDATA, RAWTEXT, script data or PLAINTEXT
-    after these elements (§13.2.6.4.7), except in foreign content (§13.2.6.5),
-    which ``<svg>`` and ``<math>`` open and an HTML element breaks out of.
+    after these elements (§13.2.6.4.7), ``<noscript>`` among them with the
+    scripting flag, except in foreign content (§13.2.6.5), which ``<svg>`` and
+    ``<math>`` open and an HTML element breaks out of.
     """
     if foreign:
         if name in _BREAKOUT or (
@@ -180,7 +190,7 @@ def _after_start_tag(
         return _script_data(html, position), 0
     if name == "plaintext":
         return len(html), 0
-    if name in _END_TAG:
+    if name in _END_TAG and (scripting or name != _SCRIPTING_RAWTEXT):
         end = _END_TAG[name].search(html, position)
         return (len(html) if end is None else end.start()), 0
     return position, 0

@@ -34,6 +34,11 @@ function el(tag, attributes, ...children) {
   return node;
 }
 
+// "1 segment", "2 segments".
+function plural(count, noun) {
+  return `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 function codePoint(ch) {
   return "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
 }
@@ -64,7 +69,7 @@ function mono(text, cls) {
     "code",
     { class: cls || null, title: text },
     ...shown(head),
-    el("span", { class: "clip" }, ` … ${more.toLocaleString("en")} more characters`),
+    el("span", { class: "clip" }, ` … ${plural(more, "more character")}`),
   );
 }
 
@@ -87,25 +92,55 @@ function excerpt(part, markClass) {
     part.clipped_before ? el("span", { class: "clip" }, "…") : null,
     ...shown(part.before),
     el("mark", { class: markClass }, ...(part.mark ? shown(part.mark) : [" "]),
-      part.mark_clipped ? el("span", { class: "clip" }, ` … ${part.mark_clipped} more`) : null),
+      part.mark_clipped ? el("span", { class: "clip" }, ` … ${plural(part.mark_clipped, "more character")}`) : null),
     ...shown(part.after),
     part.clipped_after ? el("span", { class: "clip" }, "…") : null,
   );
 }
 
 // --- the fragment: #uri=...&base=...&other=... ------------------------------------
+// An input that holds a password is never put in the address, which the browser keeps
+// in its history (RFC 3986 §7.5); the page says so under the inputs.
 
+// Whether ``text`` holds a password: a ":" in the userinfo of an authority, with
+// something after it (as the command masks: urikit.cli._display.password_span).
+function holdsPassword(text) {
+  const authority = /\/\/([^\/?#]*)/.exec(text);
+  if (!authority) return false;
+  const at = authority[1].lastIndexOf("@");
+  const colon = authority[1].indexOf(":");
+  return at > 0 && colon >= 0 && colon < at - 1;
+}
+
+// The inputs the address gives, by name (those it does not give are absent).
 function readFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
-  for (const name of FIELDS) $(name).value = params.get(name) || "";
+  const given = {};
+  for (const name of FIELDS) {
+    if (params.has(name)) given[name] = params.get(name);
+    $(name).value = params.get(name) || "";
+  }
+  return given;
 }
 
 function writeFragment(request) {
   const params = new URLSearchParams();
-  for (const name of FIELDS) if (request[name]) params.set(name, request[name]);
+  const kept = [];
+  for (const name of FIELDS) {
+    if (!request[name]) continue;
+    if (holdsPassword(request[name])) kept.push(name);
+    else params.set(name, request[name]);
+  }
   const fragment = params.toString();
   const address = location.pathname + location.search + (fragment ? "#" + fragment : "");
   history.replaceState(null, "", address);
+  const note = $("privacy");
+  note.hidden = !kept.length;
+  note.textContent = kept.length
+    ? "An input that holds a password stays out of the page's address, so that it does not " +
+      "land in the browser's history; this address does not bring it back."
+    : "";
+  note.dataset.kept = kept.join(" ");
 }
 
 // --- asking -------------------------------------------------------------------------
@@ -188,6 +223,7 @@ function draw(body, answer) {
   } else {
     summary.append(el("span", { class: "verdict bad" }, "invalid"), ` as a ${kind} reference · ${count}`);
   }
+  drawMapping(answer.mapping);
   drawPieces(answer);
   drawError(answer);
   drawDetails(answer);
@@ -197,6 +233,49 @@ function draw(body, answer) {
   drawParsers(answer.parsers);
   $("status").textContent = "";
   finish(body, answer.ok ? "valid" : "invalid");
+}
+
+// An IRI's URI (RFC 3987 §3.1) and, for a non-ASCII host name, its IDNA form.
+function drawMapping(mapping) {
+  const box = clear($("mapping"));
+  box.hidden = !mapping;
+  if (!mapping) return;
+  const rows = [el("dt", {}, "As a URI (RFC 3987 §3.1)"), el("dd", {}, mono(mapping.uri))];
+  if (mapping.idna_host) {
+    rows.push(el("dt", {}, "IDNA host (RFC 3490 ToASCII)"), el("dd", {}, mono(mapping.idna_host)));
+    rows.push(el("dt", {}, "As a URI with the IDNA host"), el("dd", {}, mono(mapping.idna)));
+  } else if (mapping.idna_error) {
+    rows.push(el("dt", {}, "IDNA host (RFC 3490 ToASCII)"), el("dd", { class: "reason" }, mapping.idna_error));
+  }
+  box.append(...rows);
+}
+
+// Labels sit under their pieces, never widening them: each goes on the first lane under
+// its line of pieces where it does not run into the label before it.
+const LANE_REM = 1.05;
+function placeLabels() {
+  const drawing = $("drawing");
+  const right = drawing.getBoundingClientRect().right;
+  const ends = new Map();
+  let lanes = 1;
+  for (const label of drawing.querySelectorAll(".piece .label")) {
+    label.style.top = "";
+    label.style.left = "";
+    const line = Math.round(label.parentElement.getBoundingClientRect().top);
+    const taken = ends.get(line) || [];
+    let box = label.getBoundingClientRect();
+    if (box.right > right) {  // a label at the end of a line ends where the drawing does
+      label.style.left = `${right - box.right}px`;
+      box = label.getBoundingClientRect();
+    }
+    let lane = taken.findIndex((end) => end + 6 <= box.left);
+    if (lane < 0) lane = taken.length;
+    taken[lane] = box.right;
+    ends.set(line, taken);
+    label.style.top = `calc(100% + ${lane * LANE_REM}rem + 5px)`;  // under the 3px underline
+    lanes = Math.max(lanes, taken.length);
+  }
+  drawing.style.setProperty("--lanes", String(lanes));
 }
 
 function drawPieces(answer) {
@@ -229,6 +308,7 @@ function drawPieces(answer) {
       ),
     );
   }
+  placeLabels();
 }
 
 function drawError(answer) {
@@ -294,7 +374,7 @@ function drawDetails(answer) {
   );
   if (answer.segments.length) {
     const more = answer.segments_total > answer.segments.length ? `, first ${answer.segments.length} of ${answer.segments_total}` : "";
-    details.append(folded(`${answer.segments_total} path segments`, answer.segments.length,
+    details.append(folded(plural(answer.segments_total, "path segment"), answer.segments.length,
       table(
         `Path segments (§3.3${more})`,
         ["#", "segment", "span", "decoded"],
@@ -306,7 +386,7 @@ function drawDetails(answer) {
   }
   if (answer.params.length) {
     const more = answer.params_total > answer.params.length ? `, first ${answer.params.length} of ${answer.params_total}` : "";
-    details.append(folded(`${answer.params_total} query parameters`, answer.params.length,
+    details.append(folded(plural(answer.params_total, "query parameter"), answer.params.length,
       table(
         `Query parameters (§3.4, "&" and "="${more})`,
         ["#", "name", "value", "span"],
@@ -398,7 +478,7 @@ function drawFindings(answer) {
     );
   }
   if (answer.findings_total > findings.length) {
-    list.append(el("li", { class: "none" }, `and ${answer.findings_total - findings.length} more`));
+    list.append(el("li", { class: "none" }, `and ${plural(answer.findings_total - findings.length, "more finding")}`));
   }
 }
 
@@ -406,9 +486,16 @@ function drawParsers(parsers) {
   const section = $("parsers");
   section.hidden = !parsers;
   if (!parsers) return;
+  const about = clear($("parsers-about"));
+  about.append(
+    parsers.against
+      ? "How each parser reads the reference against the base, whose target is "
+      : "How each parser reads the text",
+    parsers.against ? mono(parsers.against) : "",
+    "; a highlighted cell means a different meaning from urikit's.",
+  );
   const tableNode = clear($("parsers-table"));
   tableNode.append(
-    el("caption", {}, "How each parser reads the text; a highlighted cell means a different meaning from urikit's"),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "component"),
       ...parsers.parsers.map((p) => el("th", { scope: "col" }, p)))),
   );
@@ -428,9 +515,25 @@ function drawParsers(parsers) {
 
 // --- start --------------------------------------------------------------------------
 
-function start() {
-  readFragment();
+// The inputs given on the command line, for those the address does not give.
+async function fillInitial(given) {
+  if (FIELDS.every((name) => name in given)) return;
+  try {
+    const response = await fetch("/api/initial");
+    if (!response.ok) return;
+    const initial = await response.json();
+    for (const name of FIELDS) {
+      if (!(name in given) && !$(name).value && initial[name]) $(name).value = initial[name];
+    }
+  } catch (error) {
+    // The page works without them.
+  }
+}
+
+async function start() {
+  await fillInitial(readFragment());
   for (const name of FIELDS) $(name).addEventListener("input", schedule);
+  window.addEventListener("resize", placeLabels);
   $("inputs").addEventListener("submit", (event) => {
     event.preventDefault();
     ask();

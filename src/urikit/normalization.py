@@ -22,8 +22,9 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from .components import Parts, compose_authority, recompose, split
+from .components import Groups, compose_authority, recompose, split
 from .grammar import IRI_GRAMMAR, UNRESERVED, URI_GRAMMAR
+from .host import ip_literal, parse_host
 from .protocol_steps import (
     STEP_FUNCTIONS,
     Editable,
@@ -31,13 +32,16 @@ from .protocol_steps import (
     character_normalization,
     check_steps,
 )
-from .resolve import remove_dot_segments, rooted_path
+from .resolution import remove_dot_segments, rooted_path
 from .schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry
 from .types import Level
 
 __all__ = [
     "HOST_ONLY_CASE",
     "LEVELS",
+    "Components",
+    "compose",
+    "normal_components",
     "normalize",
     "normalize_percent_encoding",
     "scheme_based",
@@ -47,6 +51,8 @@ __all__ = [
 
 #: The rungs of the ladder that ``normalize`` can climb to, lowest first (§6.2).
 LEVELS: Final[tuple[Level, ...]] = ("string", "syntax", "scheme")
+
+_GRAMMARS: Final = {False: URI_GRAMMAR, True: IRI_GRAMMAR}
 
 #: scheme, userinfo, host, port, path, query, fragment: the components being
 #: normalized; the host is None when there is no authority.
@@ -136,7 +142,7 @@ def syntax_based(c: Components) -> Components:
     # (§5.2.2), so such a path loses its dot-segments in a relative reference
     # too.  A relative-path reference keeps the ".." that climb above it.  After
     # a scheme, a path with neither is not hierarchical (§1.2.3): its dots are data.
-    if "." in path and _has_dot_segment(path):
+    if ("/." in path or path[:1] == ".") and _has_dot_segment(path):
         if host is not None or path[:1] == "/":
             path = remove_dot_segments(path)
         elif scheme is None:
@@ -232,10 +238,11 @@ def _relative_path_dot_segments(path: str) -> str:
 def _ip_literal_syntax(host: str) -> str:
     """§6.2.2.1 for an IP-literal: hex digits and the "v" of IPvFuture fold; an
     RFC 6874 zone ID names an interface and keeps its case."""
-    address, sep, zone = host[1:-1].partition("%25")
-    if sep and "%" in zone:
+    literal = parse_host(host)
+    zone = literal.zone
+    if zone is not None and "%" in zone:
         zone = normalize_percent_encoding(zone)
-    return "[" + address.lower() + sep + zone + "]"
+    return ip_literal(literal.address.lower(), zone)
 
 
 # --- §6.2.3: IPv6 text and the registry's special rules --------------------------
@@ -243,11 +250,10 @@ def _ip_literal_syntax(host: str) -> str:
 
 def _ipv6_canonical(host: str) -> str:
     """An IPv6 literal in the text form of RFC 5952 §4 (IPv4-mapped per §5)."""
-    address, sep, zone = host[1:-1].partition("%25")
-    ip = ipaddress.IPv6Address(address)
+    literal = parse_host(host)
+    ip = ipaddress.IPv6Address(literal.address)
     mapped = ip.ipv4_mapped
-    text = ip.compressed if mapped is None else f"::ffff:{mapped}"
-    return "[" + text + sep + zone + "]"
+    return ip_literal(ip.compressed if mapped is None else f"::ffff:{mapped}", literal.zone)
 
 
 def _mailto_domain(p: Editable, spec: Scheme) -> None:
@@ -291,14 +297,16 @@ _SPECIAL_RULES: Final[dict[str, Callable[[Editable, Scheme], None]]] = {
 
 
 def normalize(
-    parts: Parts,
+    parts: Groups,
     *,
     level: Level = "scheme",
     registry: SchemeRegistry = DEFAULT_REGISTRY,
     iri: bool = False,
     steps: Steps | None = None,
 ) -> str:
-    """The text of ``parts`` in the normal form of ``level`` (RFC 3986 §6.2).
+    """The text of the reference whose components are ``parts`` (a :class:`Parts`, or
+    the groups of a match of ``Grammar.reference``) in the normal form of ``level``
+    (RFC 3986 §6.2).
 
     ``level`` is ``"scheme"`` (§6.2.3, the default), ``"syntax"`` (§6.2.2) or
     ``"string"`` (§6.2.1: no change).  ``iri`` says the reference is an IRI
@@ -306,16 +314,27 @@ def normalize(
     ``steps`` switches on protocol-based steps (§6.2.4, ``protocol_steps``);
     with ``idna="u-label"`` the result holds U-labels, so only an IRI can hold it.
     """
+    return compose(normal_components(parts, level=level, registry=registry, iri=iri, steps=steps))
+
+
+def normal_components(
+    parts: Groups,
+    level: Level = "scheme",
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
+    iri: bool = False,
+    steps: Steps | None = None,
+) -> Components:
+    """The components of :func:`normalize`'s normal form: scheme, userinfo, host, port,
+    path, query and fragment, the host ``None`` without an authority."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    active = check_steps(steps) if steps else {}
-    if "unicode" in active:
-        text = character_normalization(parts.text(), active["unicode"])
-        grammar = IRI_GRAMMAR if iri else URI_GRAMMAR
-        reparsed = split(text, grammar)
+    active = check_steps(steps) if steps else None
+    scheme, authority, userinfo, host, port, path, query, fragment = parts
+    if active and "unicode" in active:
+        text = recompose(scheme, authority, path, query, fragment)
+        reparsed = split(character_normalization(text, active["unicode"]), _GRAMMARS[iri])
         if reparsed is not None:
-            parts = reparsed
-    scheme, _, userinfo, host, port, path, query, fragment = parts
+            scheme, authority, userinfo, host, port, path, query, fragment = reparsed
     c: Components = (scheme, userinfo, host, port, path, query, fragment)
     if level != "string":
         c = syntax_based(c)
@@ -327,6 +346,12 @@ def normalize(
             if name in active:
                 function(p, active[name])
         c = p.components()
+    return c
+
+
+def compose(c: Components) -> str:
+    """The text of the reference whose components are ``c`` (§5.3), a path after no
+    authority written so that it reads back as itself (``resolution.rooted_path``)."""
     scheme, userinfo, host, port, path, query, fragment = c
     if host is not None:
         return recompose(scheme, compose_authority(userinfo, host, port), path, query, fragment)

@@ -1,0 +1,137 @@
+"""The host of a reference, read once into its kind (RFC 3986 §3.2.2, RFC 6874).
+
+::
+
+    host        = IP-literal / IPv4address / reg-name
+    IP-literal  = "[" ( IPv6address / IPv6addrz / IPvFuture  ) "]"
+    IPv6addrz   = IPv6address "%25" ZoneID                       ; RFC 6874 §2
+
+:func:`parse_host` reads the text of a valid host into a :class:`Host`: its kind,
+its address, and the zone ID of an IPv6 literal, as written.  The accessors of the
+value (``host_type``, ``zone_id``, ``ip``, ``hostname``, ``decoded("host")``,
+``origin``), normalization, the building of a host from data and the security
+checks all read a host through it, and :func:`ip_literal` writes one back.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Final, NamedTuple
+
+from .grammar import URI_GRAMMAR
+from .percent import percent_decode
+from .types import HostType
+
+__all__ = [
+    "ZONE_DELIMITER",
+    "Host",
+    "IPAddress",
+    "Origin",
+    "hostname",
+    "ip_literal",
+    "origin_key",
+    "parse_host",
+]
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+#: What separates an IPv6 address from its zone ID in a URI: "%" percent-encoded
+#: (RFC 6874 §2).
+ZONE_DELIMITER: Final = "%25"
+
+
+class Host(NamedTuple):
+    """A host by kind: ``"reg-name"``, ``"ipv4"``, ``"ipv6"`` or ``"ipvfuture"``.
+
+    ``address`` is a reg-name or IPv4address as written, and for an IP literal what
+    stands between its brackets, without the zone ID; ``zone`` is the zone ID of an
+    IPv6 literal as written (percent-encoded), ``None`` without one.
+    """
+
+    kind: HostType
+    address: str
+    zone: str | None
+
+    @property
+    def zone_id(self) -> str | None:
+        """The zone ID decoded (RFC 6874 §2), octets that are not UTF-8 as lone
+        surrogates; ``None`` without one."""
+        zone = self.zone
+        return None if zone is None else percent_decode(zone, errors="surrogateescape")
+
+    def ip(self) -> IPAddress | None:
+        """The ``ipaddress`` object of an IPv4 or IPv6 host, the zone ID as its scope ID
+        (when ``ipaddress`` takes it); ``None`` for another kind."""
+        if self.kind == "ipv4":
+            return ipaddress.IPv4Address(self.address)
+        if self.kind != "ipv6":
+            return None
+        zone = self.zone_id
+        if zone is not None:
+            try:
+                return ipaddress.IPv6Address(f"{self.address}%{zone}")
+            except ValueError:
+                pass
+        return ipaddress.IPv6Address(self.address)
+
+
+def parse_host(host: str) -> Host:
+    """The kind, address and zone of the valid ``host`` (RFC 3986 §3.2.2).
+
+    A host that matches IPv4address is IPv4, not a reg-name: first-match-wins
+    (§3.2.2); a zone ID follows the first "%25" of an IPv6 literal (RFC 6874 §2),
+    and a reg-name's "%25" is data.
+    """
+    if host[:1] == "[":
+        inner = host[1:-1]
+        if inner[:1] in ("v", "V"):
+            return Host("ipvfuture", inner, None)
+        address, sep, zone = inner.partition(ZONE_DELIMITER)
+        return Host("ipv6", address, zone if sep else None)
+    if URI_GRAMMAR.rule("IPv4address").fullmatch(host):
+        return Host("ipv4", host, None)
+    return Host("reg-name", host, None)
+
+
+def ip_literal(address: str, zone: str | None = None) -> str:
+    """The IP-literal of ``address`` and the percent-encoded ``zone`` (RFC 3986 §3.2.2,
+    RFC 6874 §2): ``"[" address [ "%25" zone ] "]"``."""
+    return f"[{address}]" if zone is None else f"[{address}{ZONE_DELIMITER}{zone}]"
+
+
+_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def hostname(host: str) -> str:
+    """A non-empty host as ``urllib.parse`` gives its ``hostname``: ASCII letters
+    lower-cased, an IP literal without its brackets and with its zone ID as written
+    (RFC 6874 §2)."""
+    if host[0] != "[":
+        return host.translate(_ASCII_LOWER)
+    literal = parse_host(host)
+    return ip_literal(literal.address.translate(_ASCII_LOWER), literal.zone)[1:-1]
+
+
+class Origin(NamedTuple):
+    """Where a request goes (RFC 6454 §4): the scheme, the host and the port."""
+
+    scheme: str
+    host: str
+    port: int | None
+
+
+def origin_key(host: str) -> str:
+    """A non-empty host as origins compare it (RFC 6454 §4): lower case, IDNA A-labels
+    (UTS #46) for a name that is not ASCII once percent-decoded."""
+    if host[0] == "[":
+        return host.translate(_ASCII_LOWER)
+    if "%" in host:
+        host = percent_decode(host, errors="surrogateescape")
+    if host.isascii():
+        return host.translate(_ASCII_LOWER)
+    import idna  # loaded only for internationalized names
+
+    try:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        return host.translate(_ASCII_LOWER)

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Build urikit._whatwg (src/urikit/_c/whatwg/) with AddressSanitizer and
+# UndefinedBehaviorSanitizer into a temporary copy of the package, then run the tests of
+# the WHATWG reading against it: the web-platform-tests on both implementations, the laws,
+# and the differential tests of the compiled parser (and its Punycode decoder) against the
+# readable one.
+# Any sanitizer report aborts the run (-fno-sanitize-recover=all) and fails the script.
+# The twin of tools/sanitize.sh, for the extension of its own.
+#
+# Usage: tools/sanitize_whatwg.sh [pytest arguments...]
+# Environment: PYTHON (default python3; needs pytest and hypothesis, and its headers),
+#              CC (default clang if installed, else gcc).
+# Installs nothing.  Needs, on Debian: gcc (its libasan and libubsan come with it), or
+# clang plus libclang-rt-14-dev.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [[ -z "${CC:-}" ]]; then
+    if command -v clang >/dev/null; then CC=clang; else CC=gcc; fi
+fi
+
+run() {
+    printf '+ %s\n' "$*"
+    "$@"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC
+       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+if "$CC" --version | grep -q clang; then
+    flags+=(-shared-libasan)
+    runtime=$("$CC" -print-file-name="libclang_rt.asan-$(uname -m).so")
+else
+    runtime=$("$CC" -print-file-name=libasan.so)
+fi
+if [[ ! -e "$runtime" ]]; then
+    echo "sanitize_whatwg.sh: no ASan runtime for $CC (looked for $runtime)" >&2
+    exit 2
+fi
+
+# A copy of the pure-Python package without any compiled extension, plus the sanitized one.
+run cp -r src/urikit "$tmp/urikit"
+run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
+sources=(src/urikit/_c/whatwg/{buffer,host,uts46,fast,parser,module}.c)
+run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_whatwg$suffix"
+
+export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
+export LD_PRELOAD="$runtime"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export PYTHONMALLOC=malloc
+export URIKIT_REQUIRE_EXTENSION=1
+echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
+     "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1"
+run "$PYTHON" -c "
+import sys, urikit._whatwg as w
+if not w.__file__.startswith(sys.argv[1]):
+    sys.exit(f'sanitize_whatwg.sh: imported {w.__file__}, not the sanitized build')
+print('sanitized build:', w.__file__)
+" "$tmp"
+# --capture=sys: a report written to fd 2 must reach the terminal, not a capture file.
+run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
+    tests/test_whatwg_compiled.py tests/test_whatwg_wpt.py tests/test_whatwg.py \
+    tests/test_punycode.py "$@"
+echo "sanitize_whatwg.sh: no sanitizer reports"
