@@ -4,8 +4,9 @@
 ``make(n)``.  A linear algorithm takes about 8 times as long on the larger
 input and a quadratic one about 64 times; the bound is 30 times.  Time is the
 CPU time of this thread (``time.thread_time``), which other processes on a
-busy machine do not inflate, and a failing ratio is measured again (up to
-three times) before it counts, so a stray pause cannot fail a run.
+busy machine do not inflate, with the cyclic garbage collector paused (its full
+collections walk every object alive in the process), and a failing ratio is measured
+again (up to three times) before it counts, so a stray pause cannot fail a run.
 
 Under ``tools/sanitize.sh`` (``URIKIT_SANITIZED=1``) every allocation is
 AddressSanitizer's, whose ``realloc`` always copies and whose ``free`` holds
@@ -17,6 +18,7 @@ the hostile shape, and the ratio is not asserted.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable
@@ -29,10 +31,18 @@ SANITIZED = os.environ.get("URIKIT_SANITIZED") == "1"
 
 
 def cpu_seconds(action: Callable[[], object]) -> float:
-    """The CPU time of this thread spent in ``action()``."""
-    start = time.thread_time()
-    action()
-    return time.thread_time() - start
+    """The CPU time of this thread spent in ``action()``, without the cyclic garbage
+    collector: a full collection walks every object alive in the process (in a test
+    worker, those of every test before), so one that happens to fall in the larger
+    run alone would make a linear action look quadratic."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.thread_time()
+        action()
+        return time.thread_time() - start
+    finally:
+        gc.enable()
 
 
 def ratio(make: Callable[[int], str], action: Callable[[str], object], size: int) -> float:

@@ -20,6 +20,7 @@ from typing import Final, Literal
 import idna
 
 from ..errors import URIError
+from ..host import parse_host
 from ..percent import percent_decode
 from .hosts import internal_reason, lenient_ipv4, read_host, uts46_changes
 
@@ -302,11 +303,14 @@ def is_public_host(host: str) -> bool:
 
 
 def _address_of_literal(host: str) -> ipaddress.IPv6Address | HostError:
-    inner = host[1:-1]
-    address, _, zone = inner.partition("%25")
+    literal = parse_host(host)
+    zone = literal.zone
     try:
-        zone_text = percent_decode(zone) if zone else ""
-        parsed = ipaddress.IPv6Address(address + ("%" + zone_text if zone else ""))
+        if literal.kind != "ipv6":
+            raise ValueError(literal.kind)
+        parsed = ipaddress.IPv6Address(
+            literal.address + ("%" + percent_decode(zone) if zone else "")
+        )
     except ValueError:
         return HostError(
             "not-an-address",
