@@ -58,6 +58,34 @@ def chdb_case(column: pa.Array, output: str) -> Callable[[], object]:
     return run
 
 
+#: The rows of each case whose count is not ``--rows``, by its name.
+ROWS: dict[str, int] = {}
+
+
+def invalid_cases(rows: int, share: float) -> list[tuple[str, str, Callable[[], object]]]:
+    """``urikit.arrow.parse`` of a column of ``rows`` corpus rows of which ``share`` are
+    invalid (``make_corpus.with_invalid_rows``: each a corpus URL with a character the
+    grammar refuses put in), against the same column without its invalid rows."""
+    from make_corpus import with_invalid_rows
+
+    urls = (HERE / "urls.txt").read_text(encoding="utf-8").splitlines()
+    valid = [url for url in urls if urikit.is_valid(url)]
+    mixed, invalid = with_invalid_rows(valid, rows, share)
+    refused = sum(not urikit.is_valid(text) for text in mixed)
+    if refused != sum(invalid):
+        raise SystemExit(f"{refused} rows refused, {sum(invalid)} made invalid")
+    column = pa.array(mixed, pa.string())
+    alone = pa.array([text for text, bad in zip(mixed, invalid, strict=True) if not bad])
+    group = f"{share:.0%} invalid"
+    alone_name = "urikit.arrow.parse, the valid rows alone"
+    mixed_name = "urikit.arrow.parse, with the invalid rows"
+    ROWS[alone_name] = len(alone)
+    return [
+        (group, alone_name, lambda: arrow.parse(alone)),
+        (group, mixed_name, lambda: arrow.parse(column)),
+    ]
+
+
 def cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[], object]]]:
     """(group, name, run) for each case; ratios are taken within a group."""
     both = ("host", "path")
@@ -160,11 +188,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--invalid", type=float, default=0.01, help="the share of invalid rows")
+    parser.add_argument("--groups", nargs="*", help="only these groups (parse, host+path, ...)")
     args = parser.parse_args()
     urls = (HERE / "urls.txt").read_text(encoding="utf-8").splitlines()
     rows = (urls * (args.rows // len(urls) + 1))[: args.rows]
     column = pa.array(rows, pa.string())
-    table = cases(column, rows)
+    table = cases(column, rows) + invalid_cases(args.rows, args.invalid)
+    if args.groups:
+        table = [case for case in table if case[0] in args.groups]
     best = [float("inf")] * len(table)
     for _ in range(args.repeat):
         for k, (_, _, run) in enumerate(table):
@@ -176,12 +208,20 @@ def main() -> None:
     print("| group | case | CPU s | URLs/s | ratio to urikit |")
     print("|---|---|---:|---:|---:|")
     first: dict[str, float] = {}
+    rates: dict[str, list[float]] = {}
     for (group, name, _), seconds, factor in zip(table, best, scale, strict=True):
         seconds *= factor
         first.setdefault(group, seconds)
-        rate = args.rows / seconds
+        rate = ROWS.get(name, args.rows) / seconds
+        rates.setdefault(group, []).append(rate)
         ratio = seconds / first[group]
         print(f"| {group} | {name} | {seconds:.3f} | {rate / 1e6:.1f} M | {ratio:.1f}x |")
+    for group, group_rates in rates.items():
+        if group.endswith("invalid") and len(group_rates) == 2:
+            alone, mixed = group_rates
+            verdict = "met" if mixed >= 0.8 * alone else "NOT met"
+            print(f"\n{group}: {mixed / alone:.2f}x the rows/s of the valid rows alone", end="")
+            print(f" (target >= 0.8x: {verdict})")
 
 
 if __name__ == "__main__":

@@ -373,6 +373,31 @@ def make_pairs(urls: list[str], rng: random.Random, count: int) -> list[tuple[st
     return pairs
 
 
+#: What a crawl meets in URLs the grammar refuses (RFC 3986 Appendix C): white space,
+#: characters outside it, and a character beyond ASCII.
+FORBIDDEN_INSERTS = (" ", "|", "<", '"', "^", "{", "\u00e9")
+
+
+def with_invalid_rows(urls: list[str], rows: int, share: float) -> tuple[list[str], list[bool]]:
+    """A column of ``rows`` rows made of the corpus: the (valid) ``urls`` repeated, and
+    one row in every ``round(1 / share)`` made invalid by one of ``FORBIDDEN_INSERTS``
+    put in at a seeded place after its scheme, so that hardly two invalid rows are
+    alike.  Returns the rows and whether each is one of those made invalid."""
+    rng = random.Random(SEED)
+    step = round(1 / share)
+    column: list[str] = []
+    invalid: list[bool] = []
+    for k in range(rows):
+        url = urls[k % len(urls)]
+        bad = k % step == step - 1
+        if bad:
+            at = rng.randrange(url.find(":") + 1, len(url) + 1)
+            url = url[:at] + rng.choice(FORBIDDEN_INSERTS) + url[at:]
+        column.append(url)
+        invalid.append(bad)
+    return column, invalid
+
+
 def main() -> None:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -29,6 +29,7 @@ import urikit  # noqa: E402
 from urikit import IRI, URI, URIError  # noqa: E402
 from urikit import _arrow_kernel as kernels  # noqa: E402
 from urikit import arrow as ua  # noqa: E402
+from urikit._contracts import SCANNED_RULES, ColumnOperation  # noqa: E402
 from urikit.schemes import DEFAULT_REGISTRY, Scheme, SchemeRegistry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,10 +155,10 @@ def test_port_numbers_above_65535_are_null_or_raise() -> None:
 
 @pytest.mark.parametrize(
     "rule",
-    [*ua._COMPILED_RULES, "host", "IPv4address", "path", "query", "ihost"],
+    [*SCANNED_RULES, "host", "IPv4address", "path", "query", "ihost"],
 )
 def test_is_valid_answers_as_is_valid(rule: str) -> None:
-    rows = ROWS if rule in ua._COMPILED_RULES else [*ROWS[:300], "1.2.3.4", "a%2", None]
+    rows = ROWS if rule in SCANNED_RULES else [*ROWS[:300], "1.2.3.4", "a%2", None]
     for column in columns(rows):
         got = ua.is_valid(column, rule).to_pylist()
         assert got == [None if t is None else urikit.is_valid(t, rule) for t in rows]
@@ -302,9 +303,12 @@ def test_the_kernel_writes_triplets_and_dot_segments(kernel: str, level: str) ->
         asked.append(text)
         return str(urikit.normalize(text, level=level))  # type: ignore[arg-type]
 
-    rank = 1 if level == "syntax" else 2
+    operation = (
+        ColumnOperation.NORMALIZE_SYNTAX if level == "syntax" else ColumnOperation.NORMALIZE_SCHEME
+    )
     column = pa.array(rows, pa.string())
-    got = kernels.KERNEL.map(column, rank, DEFAULT_REGISTRY, fallback).to_pylist()
+    request = kernels.Request(operation, fallback, registry=DEFAULT_REGISTRY)
+    got = kernels.KERNEL.map(column, request).to_pylist()
     assert asked == SCALAR_FORMS
     assert got == [str(urikit.normalize(text, level=level)) for text in rows]  # type: ignore[arg-type]
 
@@ -684,43 +688,56 @@ def test_components_near_the_end_of_the_data() -> None:
             assert_parsed_as_the_value_type(rows[:2] if after == 0 else [*rows[:2], None])
 
 
-@pytest.mark.parametrize(
-    ("n", "rows", "values", "type_"),
-    [
-        (0, [], [], pa.int64()),
-        (5, [], [], pa.string()),
-        (1, [0], [-(2**63)], pa.int64()),
-        (9, [0, 1, 7, 8], [0, 2**63 - 1, -1, 5], pa.int64()),
-        (1, [0], [""], pa.string()),
-        (17, [0, 1, 8, 16], ["a", "", "RFC 3986 §3.2.3", "ü" * 40], pa.string()),
-        (3, [2], ["end"], pa.string()),
-    ],
-)
-def test_scatter(n: int, rows: list[int], values: list[Any], type_: Any) -> None:
-    """A column of nulls but at the rows given, the first and the last among them."""
-    got = kernels.KERNEL.scatter(n, rows, values, type_)
-    got.validate(full=True)
-    assert got.type == type_
-    want: list[Any] = [None] * n
-    for row, value in zip(rows, values, strict=True):
-        want[row] = value
-    assert got.to_pylist() == want
+#: Rows that are not references, each failing in another place and for another reason
+#: (RFC 3986 §3.1-§3.5, §2.1): the position counts characters, non-ASCII ones too.
+INVALID = [
+    "bad uri",
+    "http://a/ü<",
+    "ü:x",
+    "http://[::1",
+    "http://h:x/",
+    "http://a/%zz",
+    "//a/b c",
+    "a:b:c/d e",
+    "http://a\u00e9/x y",
+    "é" * 20 + " ",
+    "http://[v1.x]/\u202e",
+    "http://u@h@i/",
+]
 
 
-def test_scatter_refuses_what_it_cannot_write() -> None:
-    columns = _compiled()._columns
-    allocate = kernels._allocate
-    for rows in ([1, 1], [2, 1], [-1], [3]):
-        with pytest.raises(ValueError, match="ascending"):
-            columns.scatter(3, rows, ["a"] * len(rows), True, allocate)
-    with pytest.raises(ValueError, match="differ in length"):
-        columns.scatter(3, [0], [], True, allocate)
-    with pytest.raises(TypeError, match="str"):
-        columns.scatter(3, [0], [1], True, allocate)
-    with pytest.raises(TypeError):
-        columns.scatter(3, [0], ["1"], False, allocate)
-    with pytest.raises(ValueError, match="out of range"):
-        columns.scatter(-1, [], [], False, allocate)
+@pytest.mark.parametrize("iri", [False, True], ids=["uri", "iri"])
+def test_errors_of_rows_that_are_not_references(iri: bool) -> None:
+    """The error fields of ``parse`` hold each row's ``URIError`` as the scalar API
+    raises it, many rows and few, with rows that are references and nulls among them
+    (the compiled kernel locates them in C, with the position in characters)."""
+    rows: list[str | None] = [*INVALID, None, "http://a/", *INVALID[::-1]]
+    rows = rows * 3 + URLS[:200] + rows
+    for column in columns(rows):
+        got = ua.parse(column, iri=iri, fields=["error_position", "error", "error_rule"])
+        got.validate(full=True)
+        for text, row in zip(rows, got.to_pylist(), strict=True):
+            want = scalar(text, iri)
+            if want is None:
+                assert row is None
+            elif isinstance(want, URIError):
+                assert row == {
+                    "error_position": want.position,
+                    "error": want.reason,
+                    "error_rule": want.rule,
+                }, text
+            else:
+                assert row == {"error_position": None, "error": None, "error_rule": None}
+
+
+def test_errors_of_rows_that_are_not_utf8() -> None:
+    """A row whose octets are not UTF-8 (an Arrow string column must hold UTF-8) is
+    explained by the scalar API, as it always was: it cannot decode it."""
+    offsets = array.array("i", [0, 3, 5])
+    data = pa.py_buffer(b"a\xffbhi")
+    column = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(offsets.tobytes()), data])
+    with pytest.raises(UnicodeDecodeError):
+        ua.parse(column)
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,4 +1,4 @@
-"""The compiled locator (``_speedups.locate``, ``_speedups_locate.h``) against the reference,
+"""The compiled locator (``_speedups.locate``, ``_c/locate.c``) against the reference,
 ``urikit.diagnose.locate``: the same position, rule and reason for every text that is not
 a URI-reference or IRI-reference (RFC 3986 §4.1, RFC 3987 §2.2), and ``None`` for every
 text that is one.
@@ -11,14 +11,11 @@ hostile inputs of test_hostile.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pickle
 import random
-import sys
 from collections import deque
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import example, given
@@ -67,26 +64,6 @@ def _assert_same(text: str, iri: bool) -> None:
 def _both(text: str) -> None:
     _assert_same(text, False)
     _assert_same(text, True)
-
-
-# --- the generated header ---------------------------------------------------------------
-
-
-def _load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_locate_tables_header_matches_the_reference() -> None:
-    gen_tables = _load_tool("gen_tables")
-    header = ROOT / "src" / "urikit" / "_speedups_locate_tables.h"
-    assert gen_tables.render_locate() == header.read_text(encoding="utf-8"), (
-        "run python tools/gen_tables.py"
-    )
 
 
 # --- every state, every class -------------------------------------------------------------

@@ -5,7 +5,7 @@ and to its own two paths; the generated table held to the list; no network, ever
   answers on hosts made from the bundled list's rules, on real hosts, and on small
   random lists of wildcards and exceptions.
 * ``publicsuffixlist``, loaded with the same list text, gives the same answers.
-* The lookup in C (``_speedups_sites.h``) gives the answers of the Python walk.
+* The lookup in C (``_c/sites.c``) gives the answers of the Python walk.
 * ``src/urikit/sites/_table.py`` is what ``tools/gen_psl.py`` makes of the list.
 """
 

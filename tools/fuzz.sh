@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Build the libFuzzer targets tests/fuzz/scan_fuzz.c (the scanner core of urikit._speedups,
-# its error locator and the octet scanner of the column kernel) and tests/fuzz/ops_fuzz.c (its RFC operations: resolution,
-# normalization, remove_dot_segments, percent-encoding) under ASan and UBSan and run each for
-# a bounded time, seeded with bench/urls.txt (and, for the operations, bench/pairs.txt).
-# Exits non-zero on a crash, an invariant failure, a sanitizer report, a timeout or OOM.
+# Build the libFuzzer targets tests/fuzz/scan_fuzz.c (the scanner of the compiled core in
+# src/urikit/_c, every reader of it, and its error locator) and tests/fuzz/ops_fuzz.c (its
+# RFC operations: resolution, normalization, remove_dot_segments, percent-encoding) under
+# ASan and UBSan, with the invariant assertions of the C compiled in (-DUK_CHECKS=1), and
+# run each for a bounded time, seeded with bench/urls.txt (and, for the operations,
+# bench/pairs.txt).  Exits non-zero on a crash, an invariant failure, a sanitizer report,
+# a timeout or OOM.
 #
 # Usage: tools/fuzz.sh [SECONDS]     (default 60, for each target)
 # Environment: CC (default clang), URIKIT_FUZZ_DIR (default build/fuzz: the corpus of each
@@ -25,11 +27,18 @@ run() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+c=src/urikit/_c
+# The units each target links: the scanner and the locator; the operations.
+declare -A units=(
+    [scan_fuzz]="$c/scan.c $c/locate.c $c/classes.c"
+    [ops_fuzz]="$c/scan.c $c/ops.c $c/percent.c $c/classes.c"
+)
 run mkdir -p "$dir/corpus" "$dir/ops_corpus" "$dir/artifacts"
 for target in scan_fuzz ops_fuzz; do
-    run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror \
+    # shellcheck disable=SC2086  # the units are words
+    run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror -DUK_CHECKS=1 \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-        -Isrc/urikit "tests/fuzz/$target.c" -o "$tmp/$target"
+        -I"$c" "tests/fuzz/$target.c" ${units[$target]} -o "$tmp/$target"
 done
 
 # One seed file per corpus URL (and per base<TAB>reference pair), without its line end.

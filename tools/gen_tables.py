@@ -1,9 +1,10 @@
-"""Generate src/urikit/_speedups_tables.h, the character classes of the compiled scanner.
+"""Generate the tables of the compiled core: its character classes and its error locator.
 
 The classes are read from ``urikit.grammar`` (the single source of truth), where they are
 regular-expression class bodies such as ``A-Za-z0-9\\-._~``.  Each body is parsed into
 code-point ranges and checked against ``re`` itself at every range boundary.  The header
-holds:
+The classes are written to ``src/urikit/_c/classes.h`` (the flag bits and the
+declarations) and ``src/urikit/_c/classes.c`` (the data):
 
 * one 128-entry table of flag bits, one bit per class, for the ASCII code points;
 * the non-ASCII ranges of the IRI grammar (RFC 3987 §2.2): ``ucschar`` for the classes
@@ -14,8 +15,8 @@ holds:
 The URI grammar has no non-ASCII members, and the IRI grammar differs from it only in
 those ranges; both facts are checked here, so the C code can rely on them.
 
-It also generates src/urikit/_speedups_locate_tables.h, the automata that locate an error
-(``_speedups_locate.h``): the complete DFAs of ``urikit.diagnose.Automaton`` for
+It also generates src/urikit/_c/locate_tables.h, the automata that locate an error
+(``_c/locate.c``, which alone includes it): the complete DFAs of ``urikit.diagnose.Automaton`` for
 URI-reference and IRI-reference, each with and without the userinfo of an authority
 (the four automata ``diagnose.locate`` walks), built state by state from the reference
 code and minimized together (Moore's partition refinement) from a first partition by
@@ -26,7 +27,8 @@ gives the answers of the Python one.  The header holds the alphabet's classes (a
 ASCII table and the intervals above U+007F), the transitions (uint16 per class), each
 state's acceptance and explanations, and the explanations' texts.
 
-Run ``python tools/gen_tables.py`` to rewrite both headers, ``--check`` to compare only.
+Run ``python tools/gen_tables.py`` to rewrite the three files, ``--check`` to compare only;
+``tests/test_generated.py`` fails when one of them is stale.
 """
 
 from __future__ import annotations
@@ -42,8 +44,10 @@ from urikit import grammar as g
 Ranges = list[tuple[int, int]]
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADER = ROOT / "src" / "urikit" / "_speedups_tables.h"
-LOCATE_HEADER = ROOT / "src" / "urikit" / "_speedups_locate_tables.h"
+C_DIR = ROOT / "src" / "urikit" / "_c"
+HEADER = C_DIR / "classes.h"
+SOURCE = C_DIR / "classes.c"
+LOCATE_HEADER = C_DIR / "locate_tables.h"
 
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
@@ -191,15 +195,19 @@ def _parsed(body: str) -> Ranges:
     return ranges
 
 
-def _c_ranges(name: str, comment: str, ranges: Ranges) -> list[str]:
-    lines = [f"/* {comment} */", f"static const uk_range {name}[] = {{"]
-    lines += [f"    {{0x{lo:04X}, 0x{hi:04X}}}," for lo, hi in ranges]
-    lines += ["};", f"#define {name.upper()}_COUNT {len(ranges)}", ""]
-    return lines
+def _c_ranges(name: str, comment: str, ranges: Ranges) -> tuple[list[str], list[str]]:
+    """The declaration (for the header) and the definition of a table of ranges."""
+    count = f"{name.upper()}_COUNT"
+    declaration = [f"/* {comment} */", f"#define {count} {len(ranges)}"]
+    declaration += [f"extern const uk_range {name}[{count}];", ""]
+    definition = [f"const uk_range {name}[{count}] = {{"]
+    definition += [f"    {{0x{lo:04X}, 0x{hi:04X}}}," for lo, hi in ranges]
+    definition += ["};", ""]
+    return declaration, definition
 
 
-def render() -> str:
-    """The text of the header."""
+def _flags() -> list[tuple[str, str, frozenset[int]]]:
+    """(flag name, ABNF, ASCII members) of each class, checked against both grammars."""
     bidi = _parsed(g.BIDI_FORMATTING)
     ucschar = subtract(_parsed(g.UCSCHAR), bidi)
     iprivate = subtract(_parsed(g.IPRIVATE), bidi)
@@ -225,13 +233,47 @@ def render() -> str:
         flags.append((name, abnf, uri_ascii))
     if len(flags) > 16:
         raise AssertionError("more classes than bits in uint16_t")
+    return flags
 
+
+def _range_tables() -> list[tuple[list[str], list[str]]]:
+    bidi = _parsed(g.BIDI_FORMATTING)
+    ucschar = subtract(_parsed(g.UCSCHAR), bidi)
+    iprivate = subtract(_parsed(g.IPRIVATE), bidi)
+    return [
+        _c_ranges(
+            "uk_iri_unreserved_ext",
+            "RFC 3987 §2.2 ucschar, minus the bidi formatting characters (RFC 3987 §4.1):\n"
+            " * the non-ASCII members of iunreserved and every IRI class built on it",
+            ucschar,
+        ),
+        _c_ranges(
+            "uk_iri_query_ext",
+            "RFC 3987 §2.2 iquery: ucschar and iprivate, minus the bidi formatting characters",
+            merge(ucschar + iprivate),
+        ),
+        _c_ranges(
+            "uk_bidi_formatting",
+            "RFC 3987 §4.1: the bidi formatting characters, which no IRI may hold",
+            bidi,
+        ),
+    ]
+
+
+_GENERATED = (
+    " * Generated by tools/gen_tables.py from urikit.grammar; tests/test_generated.py\n"
+    " * fails when this file is stale. */"
+)
+
+
+def render() -> str:
+    """The text of classes.h: the flag bits and the declarations of the tables."""
+    flags = _flags()
     out = [
-        "/* The character classes of src/urikit/grammar.py for the compiled scanner.",
-        " * Generated by tools/gen_tables.py from urikit.grammar; tests/test_speedups.py",
-        " * fails when this file and the grammar disagree. */",
-        "#ifndef URIKIT_SPEEDUPS_TABLES_H",
-        "#define URIKIT_SPEEDUPS_TABLES_H",
+        "/* The character classes of src/urikit/grammar.py for the compiled core.",
+        _GENERATED,
+        "#ifndef URIKIT_C_CLASSES_H",
+        "#define URIKIT_C_CLASSES_H",
         "",
         "#include <stdint.h>",
         "",
@@ -239,42 +281,45 @@ def render() -> str:
     ]
     for bit, (name, abnf, _) in enumerate(flags):
         out.append(f"#define UK_{name} (1u << {bit}) /* {abnf} */")
-    out += ["", "static const uint16_t uk_ascii_class[128] = {"]
-    for c in range(0x80):
-        bits = [f"UK_{name}" for name, _, members in flags if c in members]
-        shown = repr(chr(c)) if 0x20 <= c < 0x7F else f"U+{c:04X}"
-        out.append(f"    /* {shown:>6} */ {' | '.join(bits) if bits else '0'},")
     out += [
-        "};",
+        "",
+        "/* The classes of each code point U+0000-U+007F, by their bits. */",
+        "extern const uint16_t uk_ascii_class[128];",
         "",
         "typedef struct {",
         "    uint32_t lo, hi; /* inclusive */",
         "} uk_range;",
         "",
     ]
-    out += _c_ranges(
-        "uk_iri_unreserved_ext",
-        "RFC 3987 §2.2 ucschar, minus the bidi formatting characters (RFC 3987 §4.1): the\n"
-        " * non-ASCII members of iunreserved and every IRI class built on it",
-        ucschar,
-    )
-    out += _c_ranges(
-        "uk_iri_query_ext",
-        "RFC 3987 §2.2 iquery: ucschar and iprivate, minus the bidi formatting characters",
-        merge(ucschar + iprivate),
-    )
-    out += _c_ranges(
-        "uk_bidi_formatting",
-        "RFC 3987 §4.1: the bidi formatting characters, which no IRI may hold",
-        bidi,
-    )
-    out += ["#endif /* URIKIT_SPEEDUPS_TABLES_H */", ""]
+    for declaration, _ in _range_tables():
+        out += declaration
+    out += ["#endif /* URIKIT_C_CLASSES_H */", ""]
     return "\n".join(out)
+
+
+def render_source() -> str:
+    """The text of classes.c: the tables classes.h declares."""
+    flags = _flags()
+    out = [
+        "/* The tables of the character classes of src/urikit/grammar.py, declared in classes.h.",
+        _GENERATED,
+        '#include "classes.h"',
+        "",
+        "const uint16_t uk_ascii_class[128] = {",
+    ]
+    for c in range(0x80):
+        bits = [f"UK_{name}" for name, _, members in flags if c in members]
+        shown = repr(chr(c)) if 0x20 <= c < 0x7F else f"U+{c:04X}"
+        out.append(f"    /* {shown:>6} */ {' | '.join(bits) if bits else '0'},")
+    out += ["};", ""]
+    for _, definition in _range_tables():
+        out += definition
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 # --- the automata of the locator -------------------------------------------------------
 
-#: The automata of _speedups_locate_tables.h, in the order of uk_loc_start[iri][userinfo].
+#: The automata of locate_tables.h, in the order of uk_loc_start[iri][userinfo].
 LOCATORS = (
     (g.URI_GRAMMAR, "URI-reference", False),
     (g.URI_GRAMMAR, "URI-reference", True),
@@ -373,7 +418,7 @@ def _c_string(text: str) -> str:
 
 
 def render_locate() -> str:
-    """The text of _speedups_locate_tables.h."""
+    """The text of locate_tables.h."""
     loc = Locator()
     letters = loc.letters
     count = letters.count
@@ -382,12 +427,12 @@ def render_locate() -> str:
         raise AssertionError("the locator outgrew its integer types")
     out = [
         "/* The automata that locate an error in a URI-reference or IRI-reference, for",
-        " * _speedups_locate.h.  Generated by tools/gen_tables.py from urikit.diagnose (the",
-        " * complete DFAs of diagnose.Automaton, minimized without merging states that",
-        " * differ in any explanation); tests/test_locate_compiled.py fails when this file",
-        " * and the reference code disagree. */",
-        "#ifndef URIKIT_SPEEDUPS_LOCATE_TABLES_H",
-        "#define URIKIT_SPEEDUPS_LOCATE_TABLES_H",
+        " * locate.c, which alone includes it.  Generated by tools/gen_tables.py from",
+        " * urikit.diagnose (the complete DFAs of diagnose.Automaton, minimized without",
+        " * merging states that differ in any explanation); tests/test_generated.py fails",
+        " * when this file is stale. */",
+        "#ifndef URIKIT_C_LOCATE_TABLES_H",
+        "#define URIKIT_C_LOCATE_TABLES_H",
         "",
         "#include <stdint.h>",
         "",
@@ -432,7 +477,7 @@ def render_locate() -> str:
         "};",
         "",
         "/* Whether the input is complete in a state, and its explanation (an index of",
-        " * uk_loc_explanations) of a failure there by kind of character. */",
+        " * uk_loc_explanation_texts) of a failure there by kind of character. */",
         "typedef struct {",
         "    uint8_t accepting;",
         "    uint8_t explanation[3];",
@@ -471,7 +516,7 @@ def render_locate() -> str:
         "    const char *reason;",
         "} uk_loc_explanation;",
         "",
-        "static const uk_loc_explanation uk_loc_explanations[UK_LOC_EXPLANATIONS] = {",
+        "static const uk_loc_explanation uk_loc_explanation_texts[UK_LOC_EXPLANATIONS] = {",
     ]
     for rule, reason in loc.explanations:
         out.append(f"    {{{_c_string(rule)},")
@@ -480,12 +525,17 @@ def render_locate() -> str:
         "};",
         "",
         "/* The reason of a character above U+007F in a URI (RFC 3986 §2). */",
-        f"static const char uk_loc_non_ascii_reason[] = {_c_string(loc.non_ascii_reason)};",
+        f"static const char uk_loc_non_ascii_text[] = {_c_string(loc.non_ascii_reason)};",
         "",
-        "#endif /* URIKIT_SPEEDUPS_LOCATE_TABLES_H */",
+        "#endif /* URIKIT_C_LOCATE_TABLES_H */",
         "",
     ]
     return "\n".join(out)
+
+
+def outputs() -> dict[Path, str]:
+    """The text of each file this tool writes."""
+    return {HEADER: render(), SOURCE: render_source(), LOCATE_HEADER: render_locate()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -493,15 +543,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a change")
     args = parser.parse_args(argv)
     stale = 0
-    for header, text in ((HEADER, render()), (LOCATE_HEADER, render_locate())):
+    for path, text in outputs().items():
         if args.check:
-            current = header.read_text(encoding="utf-8") if header.exists() else ""
+            current = path.read_text(encoding="utf-8") if path.exists() else ""
             if current != text:
-                print(f"{header} is out of date; run python tools/gen_tables.py", file=sys.stderr)
+                print(f"{path} is out of date; run python tools/gen_tables.py", file=sys.stderr)
                 stale = 1
         else:
-            header.write_text(text, encoding="utf-8")
-            print(f"wrote {header}")
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
     return stale
 
 

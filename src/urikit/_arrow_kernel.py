@@ -2,57 +2,59 @@
 
 Two kernels give the same answers.  The compiled one hands the chunk's buffers
 (validity, offsets or views, data) to ``urikit._columns``, which scans every row
-in C with the scanner of ``urikit._speedups`` and fills new buffers; the pure one
-reads each row as a ``str`` and asks :class:`~urikit.URI`.  The pure kernel is the
-oracle: ``tests/test_arrow.py`` runs every column function on both.  It is used
-when ``urikit._columns`` is not built or ``URIKIT_NO_EXTENSIONS=1``.
+in C with the scanner of the compiled core, explains the rows that are not
+references with its error locator, and fills new buffers; the pure one reads each
+row as a ``str`` and asks :class:`~urikit.URI`.  The pure kernel is the oracle:
+``tests/test_arrow.py`` runs every column function on both.  The compiled kernel
+is used when the seam gives ``urikit._columns`` (``urikit._seam.column_core``: the
+compiled core is used and the module is built).
+
+Both offer ``split`` (the outputs of one scan: components, the extras of
+``urikit._contracts.COLUMN_EXTRAS``) and ``map`` (an answer a row by a compiled
+operation of ``urikit._contracts.ColumnOperation``, or a fallback).
 """
 
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from . import IRI, URI, URIError
+from . import IRI, URI, URIError, _seam
+from ._contracts import HOST_TYPES, ColumnOperation, ColumnOutput
 from ._seam import scheme_codes
+from .schemes import DEFAULT_REGISTRY, SchemeRegistry
+from .types import Component
+
+__all__ = [
+    "COMPONENTS",
+    "HOST_TYPES",
+    "KERNEL",
+    "CompiledKernel",
+    "PureKernel",
+    "Request",
+    "Split",
+    "plain_strings",
+]
 
 #: The components of RFC 3986 §3, in the order of the scanner's spans.
-COMPONENTS: Final = (
-    "scheme",
-    "authority",
-    "userinfo",
-    "host",
-    "port",
-    "path",
-    "query",
-    "fragment",
-)
-#: The values of ``URI.host_type``, in the order of the compiled kernel's codes.
-HOST_TYPES: Final = ("ipv4", "ipv6", "ipvfuture", "reg-name")
+COMPONENTS: Final[tuple[str, ...]] = get_args(Component)
 HOST_TYPE: Final = pa.dictionary(pa.int8(), pa.string())
 STRING_TYPES: Final = (pa.string(), pa.large_string(), pa.string_view())
 _KINDS: Final = {pa.string(): 0, pa.large_string(): 1, pa.string_view(): 2}
 _HOST_TYPE_INDEX: Final = {name: code for code, name in enumerate(HOST_TYPES)}
 #: The largest span of data octets one call may view: a view's offset is an int32.
 _VIEW_SPAN: Final = 2**31 - 1
-_HOST_TYPE_BIT: Final = 8
-_PORT_NUMBER_BIT: Final = 9
+#: The most rows of one call: the texts of their errors fit int32 offsets.
+_ROWS_SPAN: Final = 2**23
 
 #: fallback(row, text) -> str | None: the answer of the scalar API for one row.
 Fallback = Callable[[int, str], "str | None"]
-
-#: The ranks of ``map`` at which the compiled kernel resolves each URI-reference row
-#: against one ASCII absolute URI, ``against``, or against the row of a column of
-#: bases, ``bases`` (RFC 3986 §5.2).
-RESOLVE: Final = 3
-RESOLVE_EACH: Final = 4
 
 
 @dataclass
@@ -63,7 +65,9 @@ class Split:
     ``invalid`` lists the rows that are not references; ``components`` holds the
     string views asked for (null where undefined); ``host_type`` and
     ``port_number`` likewise; ``overflow`` lists the rows whose port is above
-    65535, where ``URI.port_number`` raises (null in ``port_number``).
+    65535, where ``URI.port_number`` raises (null in ``port_number``);
+    ``errors`` holds, when asked for, the position, reason and rule of the
+    ``URIError`` of each row that is not a reference (null elsewhere).
     """
 
     n: int
@@ -73,6 +77,57 @@ class Split:
     host_type: pa.Array | None = None
     port_number: pa.Array | None = None
     overflow: list[int] = field(default_factory=list)
+    errors: tuple[pa.Array, pa.Array, pa.Array] | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``map`` answers for each row of a chunk: by the compiled ``operation`` where
+    the kernel can (with the scheme rules of ``registry``; the base ``against``, or the
+    row of ``bases``, aligned with the chunk; ``strict`` as in ``urikit.resolve``),
+    null for a row that is not an URI-reference when ``invalid_is_null``, and else
+    ``fallback(row, text)``."""
+
+    operation: ColumnOperation
+    fallback: Fallback
+    registry: SchemeRegistry = DEFAULT_REGISTRY
+    invalid_is_null: bool = False
+    against: str | None = None
+    strict: bool = True
+    bases: pa.Array | None = None
+
+
+def plain_strings(type_: pa.DataType, string: pa.DataType) -> pa.DataType:
+    """``type_`` with its string views and dictionaries (of host types) as ``string``,
+    a type of strings that every engine reads."""
+    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
+        return string
+    if pa.types.is_struct(type_):
+        return pa.struct([field.with_type(plain_strings(field.type, string)) for field in type_])
+    return type_
+
+
+def _error_of(text: str, iri: bool) -> URIError:
+    """The scalar API's error for a text that is not a reference."""
+    try:
+        (IRI if iri else URI)(text)
+    except URIError as error:
+        return error
+    raise AssertionError(f"the column kernel refused a reference the scalar API reads: {text!r}")
+
+
+def _error_columns(
+    n: int, rows: list[int], errors: list[URIError]
+) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """The position, reason and rule of each error at its row, null elsewhere."""
+    fields: list[list[Any]] = [[None] * n, [None] * n, [None] * n]
+    for row, error in zip(rows, errors, strict=True):
+        fields[0][row], fields[1][row], fields[2][row] = error.position, error.reason, error.rule
+    return (
+        pa.array(fields[0], pa.int64()),
+        pa.array(fields[1], pa.string()),
+        pa.array(fields[2], pa.string()),
+    )
 
 
 class PureKernel:
@@ -88,6 +143,7 @@ class PureKernel:
         reference: type[URI | IRI] = IRI if iri else URI
         ok: list[bool | None] = []
         invalid: list[int] = []
+        errors: list[URIError] = []
         values: dict[str, list[str | None]] = {name: [] for name in wanted}
         host_types: list[str | None] = []
         ports: list[int | None] = []
@@ -97,8 +153,9 @@ class PureKernel:
             if text is not None:
                 try:
                     u = reference(text)
-                except URIError:
+                except URIError as error:
                     invalid.append(row)
+                    errors.append(error)
             ok.append(None if text is None else u is not None)
             for name in wanted:
                 values[name].append(None if u is None else getattr(u, name))
@@ -120,36 +177,17 @@ class PureKernel:
             )
         if "port_number" in extra:
             result.port_number = pa.array(ports, pa.int64())
+        if "error" in extra:
+            result.errors = _error_columns(len(chunk), invalid, errors)
         return result
 
-    def map(
-        self,
-        chunk: pa.Array,
-        rank: int,
-        registry: Any,
-        fallback: Fallback,
-        invalid_is_null: bool = False,
-        against: str | None = None,
-        strict: bool = True,
-        bases: pa.Array | None = None,
-    ) -> pa.Array:
-        del rank, registry, invalid_is_null, against, strict, bases  # the scalar's answers
+    def map(self, chunk: pa.Array, request: Request) -> pa.Array:
+        fallback = request.fallback  # the scalar's answers, whatever the operation
         answers = [
             None if text is None else fallback(row, text)
             for row, text in enumerate(chunk.to_pylist())
         ]
         return pa.array(answers, pa.string_view())
-
-    def scatter(self, n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
-        """An array of ``n`` nulls but for ``values`` at ``rows`` (ascending), of
-        ``type_``, ``pa.int64()`` or ``pa.string()``."""
-        if not rows:
-            return pa.nulls(n, type_)
-        bits = bytearray((n + 7) // 8)
-        for row in rows:
-            bits[row >> 3] |= 1 << (row & 7)
-        mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(bytes(bits))])
-        return pc.replace_with_mask(pa.nulls(n, type_), mask, pa.array(values, type_))
 
 
 class CompiledKernel:
@@ -165,33 +203,25 @@ class CompiledKernel:
         self, chunk: pa.Array, iri: bool, components: Iterable[str], extras: Iterable[str] = ()
     ) -> Split:
         wanted = list(components)
-        extra = set(extras)
-        mask = sum(1 << COMPONENTS.index(name) for name in wanted)
-        mask |= (1 << _HOST_TYPE_BIT) * ("host_type" in extra)
-        mask |= (1 << _PORT_NUMBER_BIT) * ("port_number" in extra)
+        mask = sum(1 << ColumnOutput[name.upper()] for name in [*wanted, *extras])
         parts = []
         start = 0
         for piece, spec, data, base in _pieces(chunk):
             validity, ok, invalid, outputs = self._columns.split(spec, iri, mask, base, _allocate)
-            parts.append((start, len(piece), validity, ok, invalid, outputs, data))
+            parts.append((start, piece, validity, ok, invalid, outputs, data))
             start += len(piece)
-        return _joined_split(parts, wanted, len(chunk))
+        return _joined_split(parts, wanted, mask, len(chunk), iri)
 
-    def map(
-        self,
-        chunk: pa.Array,
-        rank: int,
-        registry: Any,
-        fallback: Fallback,
-        invalid_is_null: bool = False,
-        against: str | None = None,
-        strict: bool = True,
-        bases: pa.Array | None = None,
-    ) -> pa.Array:
-        """``fallback(row, text)`` of each row, but for the rows the kernel answers at
-        ``rank`` (see ``urikit._columns.map``); ``bases`` is aligned with ``chunk``."""
-        table = self._scheme_table(registry) if 0 < rank < RESOLVE else ()
-        base_text = None if against is None else against.encode("ascii")
+    def map(self, chunk: pa.Array, request: Request) -> pa.Array:
+        """The answers of ``request`` (see ``urikit._columns.map``)."""
+        operation = request.operation
+        normalizing = operation in (
+            ColumnOperation.NORMALIZE_SYNTAX,
+            ColumnOperation.NORMALIZE_SCHEME,
+        )
+        table = self._scheme_table(request.registry) if normalizing else ()
+        against = None if request.against is None else request.against.encode("ascii")
+        fallback, bases = request.fallback, request.bases
         arrays = []
         start = 0
         for piece, spec, data, base in _pieces(chunk):
@@ -202,22 +232,23 @@ class CompiledKernel:
 
             row_bases = None if bases is None else _spec(bases.slice(offset, len(piece)))
             validity, views, extra, _ = self._columns.map(
-                spec, rank, table, shifted, base, _allocate, invalid_is_null, base_text, strict,
-                row_bases,
-            )  # fmt: skip
+                spec,
+                operation,
+                shifted,
+                base,
+                _allocate,
+                schemes=table,
+                invalid_is_null=request.invalid_is_null,
+                against=against,
+                strict=request.strict,
+                bases=row_bases,
+            )
             buffers = [validity, views, *data, _buffer(extra)]
             arrays.append(pa.Array.from_buffers(pa.string_view(), len(piece), buffers))
             start += len(piece)
-        return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+        return _concat(arrays) if arrays else pa.array([], pa.string_view())
 
-    def scatter(self, n: int, rows: list[int], values: list[Any], type_: pa.DataType) -> pa.Array:
-        """As ``PureKernel.scatter``, the buffers written by ``urikit._columns.scatter``."""
-        if not rows:
-            return pa.nulls(n, type_)
-        buffers = self._columns.scatter(n, rows, values, type_ == pa.string(), _allocate)
-        return pa.Array.from_buffers(type_, n, buffers)
-
-    def _scheme_table(self, registry: Any) -> tuple[tuple[bytes, int], ...]:
+    def _scheme_table(self, registry: SchemeRegistry) -> tuple[tuple[bytes, int], ...]:
         """The schemes of ``registry`` as the C kernel reads them: (lower-case name,
         code), sorted by name, with the code of ``urikit._seam.scheme_codes`` (what
         RFC 3986 §6.2.3 normalization needs of the scheme), for the schemes whose
@@ -257,7 +288,11 @@ def _spec(array: pa.Array) -> tuple[Any, ...]:
 def _pieces(chunk: pa.Array) -> list[tuple[pa.Array, tuple[Any, ...], list[pa.Buffer], int]]:
     """The chunk as the C kernel takes it: (piece, column spec, output data
     buffers, base) for consecutive pieces of rows, each with at most
-    ``_VIEW_SPAN`` octets of data, so that views into it fit an int32 offset."""
+    ``_VIEW_SPAN`` octets of data, so that views into it fit an int32 offset, and
+    at most ``_ROWS_SPAN`` rows."""
+    if len(chunk) > _ROWS_SPAN:
+        half = len(chunk) // 2
+        return _pieces(chunk.slice(0, half)) + _pieces(chunk.slice(half))
     spec = _spec(chunk)
     kind, data = spec[0], list(spec[5])
     if kind == 2:
@@ -270,27 +305,58 @@ def _pieces(chunk: pa.Array) -> list[tuple[pa.Array, tuple[Any, ...], list[pa.Bu
     return [(chunk, spec, [data[0].slice(first)], first)]
 
 
-def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Split:
+def _explained(
+    piece: pa.Array, output: tuple[Any, ...] | None, iri: bool
+) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """The error columns of one piece from the kernel's error output (``None`` for a
+    piece without an invalid row); the rows it could not explain (not UTF-8) are
+    explained by the scalar API."""
+    n = len(piece)
+    if output is None:
+        return pa.nulls(n, pa.int64()), pa.nulls(n, pa.string()), pa.nulls(n, pa.string())
+    bits, positions, reason_offsets, reasons, rule_offsets, rules, unexplained = output
+    columns = (
+        pa.Array.from_buffers(pa.int64(), n, [bits, positions]),
+        pa.Array.from_buffers(pa.string(), n, [bits, reason_offsets, reasons]),
+        pa.Array.from_buffers(pa.string(), n, [bits, rule_offsets, rules]),
+    )
+    if not unexplained:
+        return columns
+    found = [_error_of(piece[row].as_py(), iri) for row in unexplained]
+    patch = _error_columns(n, unexplained, found)
+    position, reason, rule = (
+        pc.coalesce(got, more) for got, more in zip(columns, patch, strict=True)
+    )
+    return position, reason, rule
+
+
+def _joined_split(
+    parts: list[tuple[Any, ...]], wanted: list[str], mask: int, n: int, iri: bool
+) -> Split:
     oks: list[pa.Array] = []
     invalid: list[int] = []
     overflow: list[int] = []
     columns: dict[str, list[pa.Array]] = {name: [] for name in wanted}
     host_types, ports = [], []
-    for start, length, validity, ok, rows, outputs, data in parts:
+    errors: list[tuple[pa.Array, pa.Array, pa.Array]] = []
+    for start, piece, validity, ok, rows, outputs, data in parts:
+        length = len(piece)
         oks.append(pa.Array.from_buffers(pa.bool_(), length, [validity, ok]))
         invalid.extend(start + row for row in rows)
         for name in wanted:
-            bits, views = outputs[COMPONENTS.index(name)]
+            bits, views = outputs[ColumnOutput[name.upper()]]
             buffers = [bits, views, *data]
             columns[name].append(pa.Array.from_buffers(pa.string_view(), length, buffers))
-        if outputs[_HOST_TYPE_BIT] is not None:
-            bits, codes = outputs[_HOST_TYPE_BIT]
+        if outputs[ColumnOutput.HOST_TYPE] is not None:
+            bits, codes = outputs[ColumnOutput.HOST_TYPE]
             indices = pa.Array.from_buffers(pa.int8(), length, [bits, codes])
             host_types.append(pa.DictionaryArray.from_arrays(indices, _host_type_names()))
-        if outputs[_PORT_NUMBER_BIT] is not None:
-            bits, values, rows = outputs[_PORT_NUMBER_BIT]
+        if outputs[ColumnOutput.PORT_NUMBER] is not None:
+            bits, values, rows = outputs[ColumnOutput.PORT_NUMBER]
             ports.append(pa.Array.from_buffers(pa.int64(), length, [bits, values]))
             overflow.extend(start + r for r in rows)
+        if mask >> ColumnOutput.ERROR & 1:
+            errors.append(_explained(piece, outputs[ColumnOutput.ERROR], iri))
     result = Split(n, _concat(oks), invalid, overflow=overflow)
     for name in wanted:
         result.components[name] = _concat(columns[name])
@@ -298,7 +364,16 @@ def _joined_split(parts: list[tuple[Any, ...]], wanted: list[str], n: int) -> Sp
         result.host_type = _concat(host_types)
     if ports:
         result.port_number = _concat(ports)
+    if errors:
+        result.errors = _error_columns_joined(errors)
     return result
+
+
+def _error_columns_joined(
+    parts: list[tuple[pa.Array, pa.Array, pa.Array]],
+) -> tuple[pa.Array, pa.Array, pa.Array]:
+    position, reason, rule = (_concat([part[k] for part in parts]) for k in range(3))
+    return position, reason, rule
 
 
 @functools.cache
@@ -313,14 +388,10 @@ def _concat(arrays: list[pa.Array]) -> pa.Array:
 
 
 def _load() -> PureKernel | CompiledKernel:
-    if os.environ.get("URIKIT_NO_EXTENSIONS") == "1":
-        return PureKernel()
-    try:
-        from . import _columns
-    except ImportError:
-        return PureKernel()
-    return CompiledKernel(_columns)
+    columns = _seam.column_core()
+    return PureKernel() if columns is None else CompiledKernel(columns)
 
 
-#: The kernel in use: compiled when ``urikit._columns`` is built.
+#: The kernel in use: compiled when the compiled core is used and ``urikit._columns``
+#: is built.
 KERNEL: PureKernel | CompiledKernel = _load()

@@ -32,6 +32,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from . import percent
+from ._contracts import (
+    LENIENT_CODES,
+    SCHEME_DEFER,
+    SCHEME_EMPTY_PATH_IS_ROOT,
+    SCHEME_PORT_SHIFT,
+    SCHEME_RULE_FLAGS,
+)
 from ._store import PureStore
 from ._store import scan as _readable_scan
 from .components import Parts
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Store",
     "chars_in",
+    "column_core",
     "compiled",
     "encode_forbidden",
     "forbidden_runs",
@@ -227,6 +235,20 @@ def template_core() -> ModuleType | None:
     return sys.modules[f"{__name__.rpartition('.')[0]}._template"]
 
 
+def column_core() -> ModuleType | None:
+    """``urikit._columns``, the compiled column kernel (the scanner, the locator and the
+    operations of the compiled core over Arrow buffers), or ``None`` for the readable
+    kernel of ``urikit._arrow_kernel``: the switch read when urikit was imported, and
+    whether the module can be imported.  ``urikit._arrow_kernel`` asks once."""
+    if _C is None:
+        return None
+    try:
+        from ._columns import split  # noqa: F401
+    except ImportError:
+        return None
+    return sys.modules[f"{__name__.rpartition('.')[0]}._columns"]
+
+
 def suffix_lookup(
     edge_start: object, edge_labels: object, edge_targets: object, values: object
 ) -> Callable[[str, bool, int], object] | None:
@@ -242,23 +264,23 @@ def suffix_lookup(
 
 # --- the scheme codes the compiled normalization reads (§6.2.3) ----------------------
 
-#: The flags of the special rules (``schemes.SPECIAL_RULES``) the compiled code applies.
-_RULE_FLAGS: Final = {"file-localhost": 4, "mailto-domain": 8, "urn-nid": 16}
-
 
 def _scheme_code(spec: Scheme) -> int:
-    """What the compiled normalization needs of one scheme (§6.2.3), as one int:
-    (default port + 1) * 256, + 1 when its empty path is "/", + 2 when it has case
-    rules beyond the host or more than one rule of its own (which only
-    ``normalization.scheme_based`` applies), + the flag of its one special rule."""
+    """What the compiled normalization needs of one scheme (§6.2.3), as one int in the
+    layout of ``_contracts``: (default port + 1) << ``SCHEME_PORT_SHIFT``, with
+    ``SCHEME_EMPTY_PATH_IS_ROOT`` when its empty path is "/", ``SCHEME_DEFER`` when it
+    has case rules beyond the host or more than one rule of its own (which only
+    ``normalization.scheme_based`` applies), and the flag of its one special rule."""
     from .normalization import HOST_ONLY_CASE
 
     port = 0 if spec.default_port is None else spec.default_port + 1
-    code = port * 256 + spec.empty_path_is_root
+    code = port << SCHEME_PORT_SHIFT
+    if spec.empty_path_is_root:
+        code |= SCHEME_EMPTY_PATH_IS_ROOT
     if spec.case_insensitive not in HOST_ONLY_CASE or len(spec.special_rules) > 1:
-        code |= 2
+        code |= SCHEME_DEFER
     for rule in spec.special_rules:
-        code |= _RULE_FLAGS.get(rule, 2)
+        code |= SCHEME_RULE_FLAGS.get(rule, SCHEME_DEFER)
     return code
 
 
@@ -357,18 +379,7 @@ def _bind_normalized() -> _Normalized:
 
 
 #: The report codes of ``_speedups.lenient_encode``, by its numbers.
-_ENCODE_CODES: Final = (
-    "bidi-formatting",
-    "whitespace",
-    "control",
-    "backslash",
-    "non-ascii",
-    "forbidden-character",
-    "bare-percent",
-    "extra-hash",
-    "bracket",
-    "embedded-whitespace",
-)
+_ENCODE_CODES: Final = LENIENT_CODES
 
 
 def _bind_encode_forbidden() -> _EncodeForbidden:

@@ -2,7 +2,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar, NoReturn, TypeVar
 
-from typing_extensions import Self
+from typing_extensions import Self, disjoint_base
 
 from .errors import URIError
 
@@ -102,6 +102,7 @@ def locate(text: str, iri: bool, /) -> URIError | None:
 #: The longest text whose component ends are kept as int32 (longer texts take more room).
 NARROW_MAX: int
 
+@disjoint_base
 class Reference:
     """The storage of a URI or IRI reference: the text and the ends of its eight
     components, from one scan in the grammar the class attribute ``_iri`` selects;

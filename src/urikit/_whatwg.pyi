@@ -1,10 +1,14 @@
 """The compiled WHATWG URL parser (src/urikit/_c/whatwg/): the store of urikit.whatwg.URL."""
 
-from typing_extensions import Self
+from typing_extensions import Self, disjoint_base
 
 from .whatwg.errors import ValidationErrors
 from .whatwg.record import URLRecord
 
+def can_parse(input: object, base: object = None) -> bool:
+    """Whether input parses against base (URL.canParse)."""
+
+@disjoint_base
 class Store:
     def __new__(cls, input: object, base: object = None, *, encoding: str = "utf-8") -> Self: ...
     @classmethod

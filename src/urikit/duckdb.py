@@ -1,13 +1,16 @@
 """urikit's column functions as DuckDB SQL functions, over :mod:`urikit.arrow`.
 
-``urikit.duckdb.register(con)`` adds to the connection ``uri_parse(url)``, the
-components ``uri_scheme(url)`` ... ``uri_fragment(url)``, ``uri_host_type``,
-``uri_port_number``, ``uri_is_valid(url)``, ``uri_normalize(url)``,
+``urikit.duckdb.register(con)`` adds to the connection a SQL function ``uri_NAME``
+for each column function of the table ``urikit._column_functions.FUNCTIONS``:
+``uri_parse(url)``, the components ``uri_scheme(url)`` ... ``uri_fragment(url)``,
+``uri_host_type``, ``uri_port_number``, ``uri_is_valid(url)``, ``uri_normalize(url)``,
 ``uri_to_uri(url)``, ``uri_resolve(base, url)``, ``uri_relativize(base, url)``,
-``uri_query_param(url, name)`` and ``uri_audit_codes(url)``: vectorized Python
-UDFs that receive and return Arrow batches, with the answers of the functions of
-:mod:`urikit.arrow` of the same names (the ``duckdb`` extra).  A row that is not
-a reference gives NULL; ``uri_parse`` says why.
+``uri_query_param(url, name)`` and ``uri_audit_codes(url)``: vectorized Python UDFs
+that receive and return Arrow batches, with the answers of the functions of
+:mod:`urikit.arrow` of the same names and their default options (the ``duckdb``
+extra).  A text argument with a default (the rule of ``is_valid``) takes it; one
+without (the name of ``query_param``) is a column.  A row that is not a reference
+gives NULL; ``uri_parse`` says why.
 """
 
 from __future__ import annotations
@@ -18,73 +21,75 @@ from typing import Any
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from . import arrow
-from ._arrow_kernel import COMPONENTS
+from . import URIError, arrow
+from ._column_functions import FUNCTIONS as TABLE
+from ._column_functions import Answer, ColumnFunction, Shape
 
 __all__ = ["FUNCTIONS", "register"]
 
 
-def _one(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A one-column UDF (DuckDB counts the parameters of the Python function)."""
-
-    def one(url: Any) -> Any:
-        result = function(url)
-        return result.cast(pa.string()) if pa.types.is_dictionary(result.type) else result
-
-    return one
+def _sql(result: pa.Array | pa.ChunkedArray) -> Any:
+    """An answer as DuckDB reads it back: dictionaries as strings."""
+    return result.cast(pa.string()) if pa.types.is_dictionary(result.type) else result
 
 
-def _pairs(function: Callable[[str, str], Any]) -> Callable[[Any, Any], Any]:
-    """A two-column UDF from a function of two texts, row by row."""
+def _udf(function: ColumnFunction) -> tuple[Callable[..., Any], list[str]]:
+    """The UDF of a column function and the names of its parameters (DuckDB counts
+    the parameters of the Python function)."""
+    column_function = arrow.FUNCTIONS_BY_NAME[function.name]
+    if function.shape is Shape.BASE_AND_COLUMN:
 
-    def pairs(first: Any, second: Any) -> Any:
-        answers = [
-            None if a is None or b is None else function(a, b)
-            for a, b in zip(first.to_pylist(), second.to_pylist(), strict=True)
-        ]
+        def two(base: Any, url: Any) -> Any:
+            return _sql(column_function(base, url))
+
+        return two, ["base", "url"]
+    if function.text is None or function.text[1] is not None:
+
+        def one(url: Any) -> Any:
+            return _sql(column_function(url))
+
+        return one, ["url"]
+
+    def row_by_row(url: Any, text: Any) -> Any:
+        answers = []
+        for a, b in zip(url.to_pylist(), text.to_pylist(), strict=True):
+            try:
+                answers.append(None if a is None or b is None else function.scalar(a, b))
+            except URIError:
+                answers.append(None)
         return pa.array(answers, pa.string())
 
-    return pairs
+    return row_by_row, ["url", function.text[0]]
 
 
-def _query_param(url: str, name: str) -> Any:
-    return arrow.query_param(pa.array([url]), name)[0].as_py()
-
-
-def _resolve(base: str, url: str) -> Any:
-    return arrow.resolve(pa.array([base]), pa.array([url]))[0].as_py()
-
-
-def _relativize(base: str, url: str) -> Any:
-    return arrow.relativize(pa.array([base]), pa.array([url]))[0].as_py()
+def _types() -> dict[Answer, Any]:
+    sql = duckdb.sqltypes
+    parse = duckdb.struct_type(
+        {
+            field.name: sql.BIGINT
+            if field.type == pa.int64()
+            else sql.BOOLEAN
+            if field.type == pa.bool_()
+            else sql.VARCHAR
+            for field in arrow.PARSE_TYPE
+        }
+    )
+    return {
+        Answer.STRING: sql.VARCHAR,
+        Answer.HOST_TYPE: sql.VARCHAR,
+        Answer.BOOL: sql.BOOLEAN,
+        Answer.INT64: sql.BIGINT,
+        Answer.STRING_LIST: duckdb.list_type(sql.VARCHAR),
+        Answer.PARSE: parse,
+    }
 
 
 def _functions() -> dict[str, tuple[Callable[..., Any], list[str], Any]]:
-    sql = duckdb.sqltypes
-    parse_type = duckdb.struct_type(
-        {
-            **{name: sql.VARCHAR for name in COMPONENTS},
-            "valid": sql.BOOLEAN,
-            "error_position": sql.BIGINT,
-            "error": sql.VARCHAR,
-            "error_rule": sql.VARCHAR,
-        }
-    )
-    one = ["url"]
-    table: dict[str, tuple[Callable[..., Any], list[str], Any]] = {
-        "uri_parse": (_one(arrow.parse), one, parse_type),
-        "uri_host_type": (_one(arrow.host_type), one, sql.VARCHAR),
-        "uri_port_number": (_one(arrow.port_number), one, sql.BIGINT),
-        "uri_is_valid": (_one(arrow.is_valid), one, sql.BOOLEAN),
-        "uri_normalize": (_one(arrow.normalize), one, sql.VARCHAR),
-        "uri_to_uri": (_one(arrow.to_uri), one, sql.VARCHAR),
-        "uri_audit_codes": (_one(arrow.audit_codes), one, duckdb.list_type(sql.VARCHAR)),
-        "uri_resolve": (_pairs(_resolve), ["base", "url"], sql.VARCHAR),
-        "uri_relativize": (_pairs(_relativize), ["base", "url"], sql.VARCHAR),
-        "uri_query_param": (_pairs(_query_param), ["url", "name"], sql.VARCHAR),
-    }
-    for name in COMPONENTS:
-        table[f"uri_{name}"] = (_one(getattr(arrow, name)), one, sql.VARCHAR)
+    types = _types()
+    table = {}
+    for function in TABLE:
+        udf, parameters = _udf(function)
+        table[f"uri_{function.name}"] = (udf, parameters, types[function.result])
     return table
 
 

@@ -57,7 +57,7 @@ class URIError(ValueError):
     """
 
     # Slots, not the instance dict: an error is cheaper to make, here and in the
-    # compiled core, which fills them without running __init__ (_speedups_reference.h).
+    # compiled core, which fills them without running __init__ (_c/error.c).
     __slots__ = ("position", "reason", "rule", "text")
 
     def __init__(

@@ -1,30 +1,25 @@
 """The ``uri`` namespace of polars expressions and series, over :mod:`urikit.arrow`.
 
 ``import urikit.polars`` registers it: ``pl.col("url").uri.host()``,
-``df["url"].uri.parse()``.  Each method is the function of :mod:`urikit.arrow` of
-the same name, with the same answers (the ``polars`` extra).
+``df["url"].uri.parse()``.  It has a method for each column function of the table
+``urikit._column_functions.FUNCTIONS``: the function of :mod:`urikit.arrow` of the
+same name, with the same arguments after the column (the base before it, for
+``resolve`` and ``relativize``) and the same answers (the ``polars`` extra).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import arrow
+from ._arrow_kernel import plain_strings
+from ._column_functions import FUNCTIONS, ColumnFunction, Shape
 
 __all__ = ["UriNamespace"]
-
-
-def _polars_type(type_: pa.DataType) -> pa.DataType:
-    """``type_`` as polars reads it back: string views as strings."""
-    if type_ == pa.string_view():
-        return pa.string()
-    if pa.types.is_struct(type_):
-        return pa.struct([field.with_type(_polars_type(field.type)) for field in type_])
-    return type_
 
 
 def _series(result: Any, name: str) -> pl.Series:
@@ -41,95 +36,42 @@ class UriNamespace:
     def __init__(self, column: pl.Expr | pl.Series) -> None:
         self._column = column
 
-    def _apply(self, function: Callable[..., Any], dtype: Any, *args: Any, **kw: Any) -> Any:
+    def _apply(self, call: Callable[[Any], Any], dtype: Any) -> Any:
         def batch(series: pl.Series) -> pl.Series:
-            return _series(function(series, *args, **kw), series.name)
+            return _series(call(series), series.name)
 
         if isinstance(self._column, pl.Series):
             return batch(self._column)
         return self._column.map_batches(batch, return_dtype=dtype)
 
-    def parse(
-        self,
-        *,
-        iri: bool = False,
-        errors: arrow.Errors = "null",
-        fields: Sequence[str] | None = None,
-    ) -> Any:
-        """A struct of the components, ``valid`` and the error, or of the ``fields``
-        named; see :func:`urikit.arrow.parse`."""
-        empty = arrow.parse(pa.array([], pa.string()), fields=fields)  # bad fields fail here
-        dtype = pl.Series(empty.cast(_polars_type(empty.type))).dtype
-        return self._apply(arrow.parse, dtype, iri=iri, errors=errors, fields=fields)
+    if TYPE_CHECKING:
 
-    def scheme(self, **kw: Any) -> Any:
-        """The scheme (RFC 3986 §3.1)."""
-        return self._apply(arrow.scheme, pl.String, **kw)
+        def __getattr__(self, name: str) -> Callable[..., Any]:
+            """The methods, one per column function, made when the module is imported."""
+            raise AttributeError(name)
 
-    def authority(self, **kw: Any) -> Any:
-        """The authority (RFC 3986 §3.2)."""
-        return self._apply(arrow.authority, pl.String, **kw)
 
-    def userinfo(self, **kw: Any) -> Any:
-        """The userinfo (RFC 3986 §3.2.1)."""
-        return self._apply(arrow.userinfo, pl.String, **kw)
+def _method(function: ColumnFunction) -> Callable[..., Any]:
+    """The method of the column function: the arguments are checked, and the answer's
+    type found, on an empty column when the method is called."""
+    column_function = arrow.FUNCTIONS_BY_NAME[function.name]
+    before = 1 if function.shape is Shape.BASE_AND_COLUMN else 0
 
-    def host(self, **kw: Any) -> Any:
-        """The host (RFC 3986 §3.2.2)."""
-        return self._apply(arrow.host, pl.String, **kw)
+    def method(self: UriNamespace, *args: Any, **kw: Any) -> Any:
+        def call(col: Any) -> Any:
+            return column_function(*args[:before], col, *args[before:], **kw)
 
-    def port(self, **kw: Any) -> Any:
-        """The port as written (RFC 3986 §3.2.3)."""
-        return self._apply(arrow.port, pl.String, **kw)
+        empty = call(pa.array([], pa.string()))
+        dtype = pl.Series(empty.cast(plain_strings(empty.type, pa.string()))).dtype
+        return self._apply(call, dtype)
 
-    def path(self, **kw: Any) -> Any:
-        """The path (RFC 3986 §3.3)."""
-        return self._apply(arrow.path, pl.String, **kw)
+    method.__name__ = method.__qualname__ = function.name
+    method.__doc__ = function.doc
+    return method
 
-    def query(self, **kw: Any) -> Any:
-        """The query (RFC 3986 §3.4)."""
-        return self._apply(arrow.query, pl.String, **kw)
 
-    def fragment(self, **kw: Any) -> Any:
-        """The fragment (RFC 3986 §3.5)."""
-        return self._apply(arrow.fragment, pl.String, **kw)
-
-    def host_type(self, **kw: Any) -> Any:
-        """``"ipv4"``, ``"ipv6"``, ``"ipvfuture"`` or ``"reg-name"`` (RFC 3986 §3.2.2)."""
-        return self._apply(arrow.host_type, pl.String, **kw)
-
-    def port_number(self, **kw: Any) -> Any:
-        """The port as an Int64."""
-        return self._apply(arrow.port_number, pl.Int64, **kw)
-
-    def is_valid(self, rule: str = "URI-reference") -> Any:
-        """Whether each row matches the ABNF rule ``rule``."""
-        return self._apply(arrow.is_valid, pl.Boolean, rule)
-
-    def normalize(self, **kw: Any) -> Any:
-        """The normal form (RFC 3986 §6.2); see :func:`urikit.arrow.normalize`."""
-        return self._apply(arrow.normalize, pl.String, **kw)
-
-    def resolve(self, base: str, **kw: Any) -> Any:
-        """Each row resolved against ``base`` (RFC 3986 §5.2)."""
-        return self._apply(lambda col, **k: arrow.resolve(base, col, **k), pl.String, **kw)
-
-    def relativize(self, base: str, **kw: Any) -> Any:
-        """The reference from ``base`` to each row."""
-        return self._apply(lambda col, **k: arrow.relativize(base, col, **k), pl.String, **kw)
-
-    def to_uri(self, **kw: Any) -> Any:
-        """Each IRI mapped to a URI (RFC 3987 §3.1)."""
-        return self._apply(arrow.to_uri, pl.String, **kw)
-
-    def query_param(self, name: str, **kw: Any) -> Any:
-        """The first value of query parameter ``name``."""
-        return self._apply(arrow.query_param, pl.String, name, **kw)
-
-    def audit_codes(self, **kw: Any) -> Any:
-        """The codes of the security findings (RFC 3986 §7)."""
-        return self._apply(arrow.audit_codes, pl.List(pl.String), **kw)
-
+for _function in FUNCTIONS:
+    setattr(UriNamespace, _function.name, _method(_function))
 
 pl.api.register_expr_namespace("uri")(UriNamespace)
 pl.api.register_series_namespace("uri")(UriNamespace)

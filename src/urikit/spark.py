@@ -6,7 +6,12 @@ Python workers as Arrow batches (Spark's ``arrow_udf``), and each batch is
 answered by the function of :mod:`urikit.arrow` of the same name, with the same
 answers as the scalar API: the compiled column kernel when the workers have the
 wheel for their platform (``urikit.compiled`` tells), the same answers from
-Python otherwise.
+Python otherwise.  There is one function for each column function of the table
+``urikit._column_functions.FUNCTIONS``, with its options but those of one process
+(``errors``, a ``registry``); a base (``resolve``, ``relativize``) is one ``URI``
+or a column of references, row by row (``F.lit(text)`` for one reference as a
+column; a ``str`` names a column); the text argument of ``is_valid`` and
+``query_param`` is one value for every row.
 
 Nulls in, nulls out.  A row that is not a reference never fails a job: it gives
 null, and :func:`parse` says where and why in ``valid``, ``error_position``,
@@ -18,7 +23,7 @@ column and how to ship urikit to a cluster.  Needs pyspark 4.1 or later (the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias
 
 import pyarrow as pa  # type: ignore[import-untyped]
 from pyspark.sql import Column
@@ -27,30 +32,10 @@ from pyspark.sql import types as T
 from pyspark.sql.pandas.functions import arrow_udf
 
 from . import URI, arrow
-from ._arrow_kernel import COMPONENTS
-from .types import Codec, Level, Spec
+from ._arrow_kernel import COMPONENTS, plain_strings
+from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
 
-__all__ = [
-    "PARSE_TYPE",
-    "audit_codes",
-    "authority",
-    "fragment",
-    "host",
-    "host_type",
-    "is_valid",
-    "normalize",
-    "parse",
-    "path",
-    "port",
-    "port_number",
-    "query",
-    "query_param",
-    "relativize",
-    "resolve",
-    "scheme",
-    "to_uri",
-    "userinfo",
-]
+__all__ = ["PARSE_TYPE", *sorted(function.name for function in FUNCTIONS)]
 
 ColumnOrName: TypeAlias = "Column | str"
 
@@ -64,19 +49,19 @@ PARSE_TYPE: Final = T.StructType(
         T.StructField("error_rule", T.StringType()),
     ]
 )
-
-
-def _spark_type(type_: pa.DataType) -> pa.DataType:
-    """``type_`` with its string views and dictionaries as Arrow ``string``."""
-    if type_ == pa.string_view() or pa.types.is_dictionary(type_):
-        return pa.string()
-    if pa.types.is_struct(type_):
-        return pa.struct([field.with_type(_spark_type(field.type)) for field in type_])
-    return type_
+#: The Spark type of each kind of answer.
+TYPES: Final = {
+    Answer.STRING: T.StringType(),
+    Answer.HOST_TYPE: T.StringType(),
+    Answer.BOOL: T.BooleanType(),
+    Answer.INT64: T.LongType(),
+    Answer.STRING_LIST: T.ArrayType(T.StringType()),
+    Answer.PARSE: PARSE_TYPE,
+}
 
 
 def _as_spark(result: Any) -> Any:
-    return result.cast(_spark_type(result.type))
+    return result.cast(plain_strings(result.type, pa.string()))
 
 
 def _column(col: ColumnOrName) -> Column:
@@ -161,130 +146,42 @@ class _ParseField:
         return arrow.parse(batch, iri=self.iri, fields=fields)
 
 
-def _component(name: str, col: ColumnOrName, iri: bool) -> Column:
-    function = getattr(arrow, name)
-    return _udf(lambda a: function(a, iri=iri), T.StringType(), col, name=name)
+def _function(function: ColumnFunction) -> Callable[..., Column]:
+    """The Spark function of a column function; the options are checked on an empty
+    batch when it is called, so that a bad call fails before a job runs."""
+    column_function = arrow.FUNCTIONS_BY_NAME[function.name]
+    returns = TYPES[function.result]
+
+    def spark_function(call: Call) -> Column:
+        text, options = call.text, call.options
+        empty = pa.array([], pa.string())
+        column_function(*([] if call.base is None else [empty]), empty, *text, **options)
+        if call.base is None or isinstance(call.base, URI):
+            before = () if call.base is None else (str(call.base),)
+
+            def batch(a: pa.Array) -> pa.Array:
+                return column_function(*before, a, *text, **options)
+
+            return _udf(batch, returns, call.col, name=function.name)
+
+        def pairs(b: pa.Array, a: pa.Array) -> pa.Array:
+            return column_function(b, a, *text, **options)
+
+        return _udf(pairs, returns, call.base, call.col, name=function.name)
+
+    return function.adapt(spark_function, local=False)
 
 
-def scheme(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The scheme of each row (RFC 3986 §3.1); null for a row that is not a reference."""
-    return _component("scheme", col, iri)
+#: The Spark function of each column function, by name; :func:`parse` builds its struct
+#: from one UDF per field.
+FUNCTIONS_BY_NAME: Final[dict[str, Callable[..., Column]]] = {
+    function.name: parse if function.result is Answer.PARSE else _function(function)
+    for function in FUNCTIONS
+}
+globals().update(FUNCTIONS_BY_NAME)
 
+if TYPE_CHECKING:
 
-def authority(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The authority of each row (RFC 3986 §3.2)."""
-    return _component("authority", col, iri)
-
-
-def userinfo(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The userinfo of each row (RFC 3986 §3.2.1)."""
-    return _component("userinfo", col, iri)
-
-
-def host(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The host of each row (RFC 3986 §3.2.2), IP literals in brackets."""
-    return _component("host", col, iri)
-
-
-def port(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The port of each row as written (RFC 3986 §3.2.3); see :func:`port_number`."""
-    return _component("port", col, iri)
-
-
-def path(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The path of each row (RFC 3986 §3.3), never null for a reference."""
-    return _component("path", col, iri)
-
-
-def query(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The query of each row (RFC 3986 §3.4)."""
-    return _component("query", col, iri)
-
-
-def fragment(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """The fragment of each row (RFC 3986 §3.5)."""
-    return _component("fragment", col, iri)
-
-
-def host_type(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """``URI.host_type`` of each row: ``"ipv4"``, ``"ipv6"``, ``"ipvfuture"`` or
-    ``"reg-name"`` (RFC 3986 §3.2.2), null without a host."""
-    return _udf(lambda a: arrow.host_type(a, iri=iri), T.StringType(), col, name="host_type")
-
-
-def port_number(col: ColumnOrName, *, iri: bool = False) -> Column:
-    """``URI.port_number`` of each row as a long: null when absent, empty or above 65535."""
-    return _udf(lambda a: arrow.port_number(a, iri=iri), T.LongType(), col, name="port_number")
-
-
-def is_valid(col: ColumnOrName, rule: str = "URI-reference") -> Column:
-    """:func:`urikit.is_valid` of each row against the ABNF rule ``rule``."""
-    arrow.is_valid(pa.array([], pa.string()), rule)  # an unknown rule is a bad call
-    return _udf(lambda a: arrow.is_valid(a, rule), T.BooleanType(), col, name="is_valid")
-
-
-# -- operations -------------------------------------------------------------------------
-
-
-def normalize(
-    col: ColumnOrName, *, level: Level = "scheme", iri: bool = False, **steps: Any
-) -> Column:
-    """:func:`urikit.normalize` of each row (RFC 3986 §6.2); ``steps`` are its
-    protocol-based steps."""
-    arrow.normalize(pa.array([], pa.string()), level=level, iri=iri, **steps)  # bad options
-
-    def answer(a: pa.Array) -> pa.Array:
-        return arrow.normalize(a, level=level, iri=iri, **steps)
-
-    return _udf(answer, T.StringType(), col, name="normalize")
-
-
-def resolve(
-    base: ColumnOrName | URI, col: ColumnOrName, *, strict: bool = True, spec: Spec = "rfc3986"
-) -> Column:
-    """:func:`urikit.resolve` of each row of ``col`` against ``base`` (RFC 3986
-    §5.2): one reference given as a ``URI``, or a column of them, row by row
-    (``F.lit(text)`` for one reference as a column; a ``str`` names a column)."""
-    options = {"strict": strict, "spec": spec}
-    return _with_base(arrow.resolve, base, col, options, "resolve")
-
-
-def relativize(base: ColumnOrName | URI, col: ColumnOrName) -> Column:
-    """:func:`urikit.relativize` of each row of ``col`` against ``base`` (one
-    ``URI``, or a column of references); resolving the answer against the base
-    gives the row back."""
-    return _with_base(arrow.relativize, base, col, {}, "relativize")
-
-
-def _with_base(
-    function: Callable[..., Any],
-    base: ColumnOrName | URI,
-    col: ColumnOrName,
-    options: dict[str, Any],
-    name: str,
-) -> Column:
-    if isinstance(base, URI):
-        text = str(base)
-        return _udf(lambda a: function(text, a, **options), T.StringType(), col, name=name)
-    return _udf(lambda b, a: function(b, a, **options), T.StringType(), base, col, name=name)
-
-
-def to_uri(col: ColumnOrName, *, idna: bool = False, nfc: bool = False) -> Column:
-    """``IRI(row).to_uri()`` of each row (RFC 3987 §3.1)."""
-    return _udf(lambda a: arrow.to_uri(a, idna=idna, nfc=nfc), T.StringType(), col, name="to_uri")
-
-
-def query_param(col: ColumnOrName, name: str, *, codec: Codec = "form") -> Column:
-    """``URI(row).query_param(name)`` of each row (RFC 3986 §3.4): the first value,
-    decoded, or null."""
-
-    def answer(a: pa.Array) -> pa.Array:
-        return arrow.query_param(a, name, codec=codec)
-
-    return _udf(answer, T.StringType(), col, name="query_param")
-
-
-def audit_codes(col: ColumnOrName) -> Column:
-    """The codes of :func:`urikit.audit`'s findings for each row (RFC 3986 §7), an
-    array of strings; text that is not a reference gives ``invalid``."""
-    return _udf(arrow.audit_codes, T.ArrayType(T.StringType()), col, name="audit_codes")
+    def __getattr__(name: str) -> Callable[..., Column]:
+        """The functions, built from the table at import."""
+        raise AttributeError(name)

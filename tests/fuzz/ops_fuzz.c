@@ -1,4 +1,5 @@
-/* A libFuzzer target for the RFC operations of urikit._speedups (_speedups_ops.h).
+/* A libFuzzer target for the RFC operations of the compiled core (src/urikit/_c/ops.h,
+ * percent.h).
  *
  * The input is a base and a reference separated by the first tab (the whole input is
  * both when there is none), taken as 1-byte code units and, widened, as 4-byte ones.
@@ -6,13 +7,13 @@
  * the end.  The harness checks, in both grammars:
  *
  * - resolution (RFC 3986 §5.2.2) of a valid reference against a valid absolute base
- *   stays within uk_resolve_capacity, gives a valid reference whose scan has exactly
+ *   stays within UK_RESOLVE_CAPACITY, gives a valid reference whose scan has exactly
  *   the spans the operation reported, and the same text at both widths;
  * - normalization (§6.2.2, §6.2.3, with no scheme rules, a default port and an empty
  *   path of "/", and each special rule) of a valid reference stays within
- *   uk_normalize_capacity, gives a valid reference with the reported spans, and is
+ *   UK_NORMALIZE_CAPACITY, gives a valid reference with the reported spans, and is
  *   idempotent where it answers again; a reference the plain-normality tests pass
- *   (uk_plainly_normal, and the column kernel's uk8_plainly_normal, which must not
+ *   (uk_plainly_normal, and the column kernel's uk_plainly_normal_octets, which must not
  *   depend on the octets after the reference) is written unchanged;
  * - remove_dot_segments (§5.2.4) never grows its input;
  * - percent-encoding writes the length it announced, and decoding it gives the input
@@ -25,8 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_columns_plain.h"
-#include "_speedups_ops.h"
+#include "classes.h"
+#include "ops.h"
+#include "percent.h"
+#include "scan.h"
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -66,7 +69,7 @@ static void check_resolve(const uint8_t *b, ptrdiff_t nb, const uint8_t *r, ptrd
         return;
     }
     for (int strict = 0; strict < 2; strict++) {
-        ptrdiff_t capacity = uk_resolve_capacity(nb, nr);
+        ptrdiff_t capacity = UK_RESOLVE_CAPACITY(nb, nr);
         uint8_t *out = allocate((size_t)capacity);
         uint32_t *wide = allocate((size_t)capacity * sizeof(uint32_t));
         ptrdiff_t n = uk_transform_references_ucs1(b, bs, r, rs, strict, out, ts);
@@ -84,7 +87,7 @@ static void check_resolve(const uint8_t *b, ptrdiff_t nb, const uint8_t *r, ptrd
     }
 }
 
-/* The column kernel's test (uk8_plainly_normal) of the valid URI-reference s[0..n-1],
+/* The column kernel's test (uk_plainly_normal_octets) of the valid URI-reference s[0..n-1],
  * in a copy followed by up to 16 octets of "a" and in one followed by "%", "A", "."
  * and "/": it gives the same answer for both, and passes only a reference that
  * uk_normalize writes unchanged. */
@@ -99,7 +102,7 @@ static void check_plain_octets(const uint8_t *s, ptrdiff_t n, const ptrdiff_t sp
         for (ptrdiff_t i = n; i < padded; i++) {
             copy[i] = k == 0 ? 'a' : (uint8_t)"%A./"[i % 4];
         }
-        answers[k] = uk8_plainly_normal(copy, n, copy + padded, sp, rules);
+        answers[k] = uk_plainly_normal_octets(copy, n, copy + padded, sp, rules);
         free(copy);
     }
     CHECK(answers[0] == answers[1]);
@@ -117,7 +120,7 @@ static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
     size_t count = sizeof RULES / sizeof RULES[0];
     for (size_t k = 0; k <= count; k++) {
         const uk_scheme_rules *rules = k == count ? NULL : &RULES[k];
-        ptrdiff_t capacity = uk_normalize_capacity(n);
+        ptrdiff_t capacity = UK_NORMALIZE_CAPACITY(n);
         uint8_t *out = allocate((size_t)capacity);
         ptrdiff_t m = uk_normalize_ucs1(s, sp, rules, out, ts);
         int unchanged = m == n && memcmp(out, s, (size_t)n) == 0;
@@ -131,7 +134,7 @@ static void check_normalize(const uint8_t *s, ptrdiff_t n, int iri)
             CHECK(m <= capacity);
             CHECK(uk_scan_ucs1(out, m, iri, again));
             same_spans(ts, again);
-            ptrdiff_t capacity2 = uk_normalize_capacity(m);
+            ptrdiff_t capacity2 = UK_NORMALIZE_CAPACITY(m);
             uint8_t *out2 = allocate((size_t)capacity2);
             ptrdiff_t m2 = uk_normalize_ucs1(out, again, rules, out2, twice);
             if (m2 >= 0) {

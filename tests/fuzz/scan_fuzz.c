@@ -1,5 +1,5 @@
-/* A libFuzzer target for the scanner core of urikit._speedups (_speedups_scan.h) and its
- * locator of errors (_speedups_locate.h).
+/* A libFuzzer target for the scanner of the compiled core (src/urikit/_c/scan.h) and its
+ * locator of errors (locate.h).
  *
  * The input bytes are scanned as 1-, 2- and 4-byte code units, and also decoded as
  * UTF-8 (surrogates allowed, a stray byte standing for itself) into code points that
@@ -12,7 +12,8 @@
  *   [ "#" fragment ], with the delimiters at the places between them;
  * - the first "?" and "#" of the text are the delimiters of the query and fragment;
  * - every start is the one uk_component_start derives from the ends alone (the
- *   storage of _speedups.Reference keeps only the ends);
+ *   storage of _speedups.Reference keeps only the ends), and uk_spans_in_order, the
+ *   invariant the scanner asserts, holds;
  * - a URI-reference has no code unit above U+007F and is the same IRI-reference;
  * - the same code points give the same answer at every width;
  * - the locator finds a failure exactly when the scanner finds no reference, at a
@@ -21,10 +22,14 @@
  *   failure at every width; the text up to the failure is itself a valid reference
  *   or fails at its end (it is a viable prefix), where both texts' authorities agree
  *   on holding an "@".
- * - the octet scanner of the column kernel (_columns_scan.h) gives the answer and
- *   spans of uk_scan_ucs1 with the URI grammar, with its runs read sixteen octets at
- *   a time (where the processor can) and four at a time, when it reads only the text
- *   and when it reads on into octets after it.
+ * - the octet reader of the column kernel (uk_scan_octets) gives the answer and spans
+ *   of uk_scan_ucs1 with the URI grammar, with its runs read sixteen octets at a time
+ *   (where the processor can) and four at a time, when it reads only the text and when
+ *   it reads on into octets after it;
+ * - for input that is UTF-8, the UTF-8 reader (uk_scan_utf8) gives the answer of
+ *   uk_scan_ucs4 with the IRI grammar on its code points, with the spans in octets, and
+ *   uk_locate_utf8 the failure of uk_locate on the code points, the position in
+ *   characters.
  *
  * Build and run: tools/fuzz.sh SECONDS.
  */
@@ -33,9 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "_columns_scan.h"
-#include "_speedups_locate.h"
-#include "_speedups_scan.h"
+#include "locate.h"
+#include "scan.h"
+#include "spans.h"
+#include "text.h"
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \
@@ -84,6 +90,7 @@ static void check_spans(const ptrdiff_t *sp, const uint32_t *cp, ptrdiff_t n)
             CHECK(sp[g] <= sp[g + 1] && sp[g + 1] <= n);
         }
     }
+    CHECK(uk_spans_in_order(sp, n));
     ptrdiff_t ends[UK_COMPONENTS];
     for (int k = 0; k < UK_COMPONENTS; k++) {
         ends[k] = sp[2 * k + 1];
@@ -162,7 +169,7 @@ static void check_locate(const void *units, size_t w, const uint32_t *cp, ptrdif
     CHECK(failed == !found);
     if (failed) {
         CHECK(f.position >= 0 && f.position <= n);
-        CHECK(f.explanation < UK_LOC_EXPLANATIONS);
+        CHECK(f.explanation < uk_loc_explanations());
         CHECK(!f.non_ascii || (!iri && f.position < n && cp[f.position] > 0x7F));
         if (f.position < n && uk_loc_userinfo_possible(units, (int)w, f.position) ==
                                   uk_loc_userinfo_possible(units, (int)w, n)) {
@@ -258,16 +265,15 @@ static ptrdiff_t decode(const uint8_t *data, size_t size, uint32_t *out)
     return n;
 }
 
-/* Raw code units of width w (native byte order), scanned where they are, exactly sized. */
-/* The octet scanner of the column kernel on the octets s[0..n-1], with and without
+/* The octet reader of the column kernel on the octets s[0..n-1], with and without
  * its sixteen-octet runs: reading only the text, and reading on into octets after it
  * (members of every class, or non-members) up to limits on either side of sixteen. */
 static void check_octets(const scan_result *want, const uint8_t *s, ptrdiff_t n)
 {
     static const ptrdiff_t pads[] = {1, 7, 15, 16, 17, 31};
     static const uint8_t fills[] = {'a', ' '};
-    uk8_table table;
-    uk8_table_init(&table);
+    uk_octet_table table;
+    uk_octet_table_init(&table);
     int simd = table.simd;
     uint8_t *padded = malloc((size_t)n + 31);
     CHECK(padded != NULL);
@@ -277,13 +283,13 @@ static void check_octets(const scan_result *want, const uint8_t *s, ptrdiff_t n)
     for (int wide = 0; wide <= simd; wide++) {
         table.simd = wide;
         scan_result octets;
-        octets.found = uk8_scan(&table, s, n, octets.spans);
+        octets.found = uk_scan_octets(&table, s, n, s + n, octets.spans);
         CHECK(same(want, &octets));
         for (size_t f = 0; f < sizeof fills; f++) {
             memset(padded + n, fills[f], 31);
             for (size_t p = 0; p < sizeof pads / sizeof pads[0]; p++) {
-                octets.found = uk8_scan_within(&table, padded, n, padded + n + pads[p],
-                                               octets.spans);
+                octets.found = uk_scan_octets(&table, padded, n, padded + n + pads[p],
+                                              octets.spans);
                 CHECK(same(want, &octets));
             }
         }
@@ -291,6 +297,7 @@ static void check_octets(const scan_result *want, const uint8_t *s, ptrdiff_t n)
     free(padded);
 }
 
+/* Raw code units of width w (native byte order), scanned where they are, exactly sized. */
 static void scan_raw(const uint8_t *data, size_t size, size_t w)
 {
     ptrdiff_t n = (ptrdiff_t)(size / w);
@@ -322,6 +329,49 @@ static void scan_raw(const uint8_t *data, size_t size, size_t w)
     free(units);
 }
 
+/* The UTF-8 reader and locator of the column kernel on the octets s[0..n-1], when they
+ * are UTF-8 (RFC 3629), against the readers of code points. */
+static void check_utf8(const uint8_t *s, ptrdiff_t n)
+{
+    uint32_t *cp = malloc((size_t)n * sizeof *cp + 1);
+    ptrdiff_t *at = malloc(((size_t)n + 1) * sizeof *at);
+    CHECK(cp != NULL && at != NULL);
+    ptrdiff_t count = 0;
+    for (ptrdiff_t i = 0; i < n;) {
+        at[count] = i;
+        int32_t c = uk_utf8_next(s, n, &i);
+        if (c < 0) {
+            free(cp);
+            free(at);
+            return;
+        }
+        cp[count++] = (uint32_t)c;
+    }
+    at[count] = n;
+    uint8_t *exact = malloc((size_t)n + 1);
+    CHECK(exact != NULL);
+    memcpy(exact, s, (size_t)n);
+    scan_result by_points, by_octets;
+    by_points.found = uk_scan_ucs4(cp, count, 1, by_points.spans);
+    by_octets.found = uk_scan_utf8(exact, n, by_octets.spans);
+    CHECK(by_points.found == by_octets.found);
+    if (by_points.found) {
+        for (int k = 0; k < UK_SPANS; k++) {
+            ptrdiff_t p = by_points.spans[k];
+            CHECK(by_octets.spans[k] == (p < 0 ? -1 : at[p]));
+        }
+    }
+    for (int iri = 0; iri <= 1; iri++) {
+        uk_failure f, g;
+        int failed = uk_locate(cp, 4, count, iri, &f);
+        CHECK(uk_locate_utf8(exact, n, iri, &g) == failed);
+        CHECK(same_failure(failed, &f, failed, &g));
+    }
+    free(exact);
+    free(cp);
+    free(at);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -334,5 +384,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ptrdiff_t n = decode(data, size, cp);
     scan_code_points(cp, n);
     free(cp);
+    check_utf8(data, (ptrdiff_t)size);
     return 0;
 }

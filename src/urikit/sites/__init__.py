@@ -200,7 +200,7 @@ class SuffixList:
     def __init__(self, table: Table) -> None:
         """The list compiled as ``table``; use :meth:`from_text` or :meth:`from_file`."""
         self._root: _Node = _tree(table)
-        #: With the compiled core, the lookup in C of an ASCII host (``_speedups_sites.h``).
+        #: With the compiled core, the lookup in C of an ASCII host (``_c/sites.c``).
         self._find_in_c: Callable[[str, bool, int], Any] | None = suffix_lookup(
             table.edge_start, table.edge_labels, table.edge_targets, table.values
         )
@@ -240,7 +240,7 @@ class SuffixList:
         """The last ``count + extra`` labels of the host ``text`` (``count`` those of its
         public suffix), with its trailing dot; None if it names no domain or has fewer.
 
-        The compiled core answers an ASCII host in C (``_speedups_sites.h``), as this
+        The compiled core answers an ASCII host in C (``_c/sites.c``), as this
         does; the public methods ask it first.
         """
         read = _read(text)

@@ -1,7 +1,6 @@
 /* The character repairs of the lenient reading (urikit.lenient) in one call.
  *
- * Included once by _speedups.c, after _speedups_ops_py.h.  urikit.lenient._encode_all
- * calls it for the text between the delimiters and prefix it has taken off:
+ * urikit.lenient._encode_all calls it for the text between the delimiters and prefix it has taken off:
  *
  *     lenient_encode(body, iri, delimited, host_end, first_hash, limit, /)
  *
@@ -15,35 +14,31 @@
  * code, but for codes 7 and 8, one character each.  rest lists (code, start, end,
  * count) for each code with more runs than limit: from the start of the first run
  * not listed to the end of the last, and the number of characters in those runs.
- * The codes, in the order of urikit.lenient._classify for a forbidden character:
- *
- *     0 bidi formatting (RFC 3987 §4.1)   5 other ASCII ("<", "^", ...)
- *     1 white space (Python's str.isspace) 6 a "%" that starts no triplet
- *     2 controls (C0, DEL, C1)             7 a "#" after the first
- *     3 backslash                          8 a "[" or "]" outside the authority's host
- *     4 other non-ASCII                    9 white space inside delimiters
+ * The codes are those of urikit._contracts.LENIENT_CODES (UK_L_* of contracts.h), in
+ * the order of urikit.lenient._classify for a forbidden character: bidi formatting (RFC
+ * 3987 §4.1), white space (Python's str.isspace), controls (C0, DEL, C1), backslash,
+ * other non-ASCII, other ASCII ("<", "^", ...); then a "%" that starts no triplet, a "#"
+ * after the first, a "[" or "]" outside the authority's host, and white space inside
+ * delimiters.
  *
  * For a body that holds a lone surrogate, which UTF-8 cannot encode (RFC 3629 §3), it
  * returns the position of the first instead.  Linear time: two passes over body (the
  * length of the result, then the result), each reading a code unit a bounded number
  * of times.
  */
+#include "speedups.h"
 
-enum {
-    UK_L_BIDI,
-    UK_L_WHITESPACE,
-    UK_L_CONTROL,
-    UK_L_BACKSLASH,
-    UK_L_NON_ASCII,
-    UK_L_FORBIDDEN,
-    UK_L_BARE,
-    UK_L_HASH,
-    UK_L_BRACKET,
-    UK_L_EMBEDDED,
-    UK_L_CODES,
-    UK_L_KEPT = -1,
-    UK_L_SURROGATE = -2
-};
+#include <string.h>
+
+#include "check.h"
+#include "classes.h"
+#include "contracts.h"
+#include "text.h"
+
+
+/* What a character is to lenient_encode besides a code of contracts.h: kept as it is,
+ * or a lone surrogate, which no repair can encode. */
+enum { UK_L_KEPT = -1, UK_L_SURROGATE = -2 };
 
 /* A non-ASCII code point met: its code and, for one encoded, its triplets. */
 typedef struct {
@@ -68,41 +63,16 @@ typedef struct {
     uk_wide_seen seen[64];
 } uk_lenient;
 
-/* The octets of c in UTF-8 (RFC 3629) into octets; their number. */
-static inline int uk_utf8(Py_UCS4 c, uint8_t octets[4])
-{
-    if (c < 0x80) {
-        octets[0] = (uint8_t)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        octets[0] = (uint8_t)(0xC0 | c >> 6);
-        octets[1] = (uint8_t)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        octets[0] = (uint8_t)(0xE0 | c >> 12);
-        octets[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-        octets[2] = (uint8_t)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    octets[0] = (uint8_t)(0xF0 | c >> 18);
-    octets[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-    octets[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-    octets[3] = (uint8_t)(0x80 | (c & 0x3F));
-    return 4;
-}
-
 /* The triplets of the UTF-8 octets of c (RFC 3986 §2.1: hex in upper case) into out;
  * their number of characters. */
 static int uk_triplets(Py_UCS4 c, Py_UCS1 out[12])
 {
     uint8_t octets[4];
-    int count = uk_utf8(c, octets);
+    int count = uk_utf8_encode(c, octets);
     for (int k = 0; k < count; k++) {
         out[3 * k] = '%';
-        out[3 * k + 1] = (Py_UCS1)uk_upper_hex[octets[k] >> 4];
-        out[3 * k + 2] = (Py_UCS1)uk_upper_hex[octets[k] & 0xF];
+        out[3 * k + 1] = uk_upper_hex(octets[k] >> 4);
+        out[3 * k + 2] = uk_upper_hex(octets[k] & 0xF);
     }
     return 3 * count;
 }
@@ -115,12 +85,12 @@ static int uk_lenient_ascii_code(const uk_lenient *l, Py_UCS4 c)
         return UK_L_KEPT;
     }
     if (Py_UNICODE_ISSPACE(c)) {
-        return l->delimited ? UK_L_EMBEDDED : UK_L_WHITESPACE;
+        return l->delimited ? UK_L_EMBEDDED_WHITESPACE : UK_L_WHITESPACE;
     }
     if (c < 0x20 || c == 0x7F) {
         return UK_L_CONTROL;
     }
-    return c == '\\' ? UK_L_BACKSLASH : UK_L_FORBIDDEN;
+    return c == '\\' ? UK_L_BACKSLASH : UK_L_FORBIDDEN_CHARACTER;
 }
 
 /* Fill l->ascii. */
@@ -137,10 +107,10 @@ static void uk_lenient_init(uk_lenient *l)
  * iquery is kept (RFC 3987 §2.2). */
 static int uk_lenient_classify(const uk_lenient *l, Py_UCS4 c)
 {
-    const uk_ext query = {uk_iri_query_ext, UK_IRI_QUERY_EXT_COUNT};
-    const uk_ext bidi = {uk_bidi_formatting, UK_BIDI_FORMATTING_COUNT};
+    const uk_ext query = UK_IRI_QUERY_EXT;
+    const uk_ext bidi = UK_BIDI_EXT;
     if (l->delimited && Py_UNICODE_ISSPACE(c)) {
-        return UK_L_EMBEDDED;
+        return UK_L_EMBEDDED_WHITESPACE;
     }
     if (c >= 0xD800 && c <= 0xDFFF) {
         return UK_L_SURROGATE;
@@ -149,7 +119,7 @@ static int uk_lenient_classify(const uk_lenient *l, Py_UCS4 c)
         return UK_L_KEPT;
     }
     if (uk_in_ranges(c, bidi)) {
-        return UK_L_BIDI;
+        return UK_L_BIDI_FORMATTING;
     }
     if (Py_UNICODE_ISSPACE(c)) {
         return UK_L_WHITESPACE;
@@ -164,7 +134,7 @@ static inline const uk_wide_seen *uk_lenient_wide(uk_lenient *l, Py_UCS4 c)
     if (e->c != c) {
         e->c = c;
         e->code = uk_lenient_classify(l, c);
-        e->n = e->code >= 0 && e->code != UK_L_EMBEDDED ? uk_triplets(c, e->triplets) : 0;
+        e->n = e->code >= 0 && e->code != UK_L_EMBEDDED_WHITESPACE ? uk_triplets(c, e->triplets) : 0;
     }
     return e;
 }
@@ -175,9 +145,9 @@ static inline int uk_lenient_placed(const uk_lenient *l, Py_ssize_t i, Py_UCS4 c
 {
     switch (c) {
     case '%':
-        return uk_ascii_is(c2, UK_HEXDIG) && uk_ascii_is(c3, UK_HEXDIG) ? UK_L_KEPT : UK_L_BARE;
+        return uk_ascii_is(c2, UK_HEXDIG) && uk_ascii_is(c3, UK_HEXDIG) ? UK_L_KEPT : UK_L_BARE_PERCENT;
     case '#':
-        return l->first_hash >= 0 && i > l->first_hash ? UK_L_HASH : UK_L_KEPT;
+        return l->first_hash >= 0 && i > l->first_hash ? UK_L_EXTRA_HASH : UK_L_KEPT;
     default: /* "[" or "]" */
         return i >= l->host_end ? UK_L_BRACKET : UK_L_KEPT;
     }
@@ -242,19 +212,19 @@ static PyObject *uk_lenient_rest(const uk_lenient_runs *r)
 
 #define UK_CHAR Py_UCS1
 #define UK_FN(name) name##_ucs1
-#include "_speedups_lenient_kind.h"
+#include "lenient_steps.inc"
 #undef UK_CHAR
 #undef UK_FN
 
 #define UK_CHAR Py_UCS2
 #define UK_FN(name) name##_ucs2
-#include "_speedups_lenient_kind.h"
+#include "lenient_steps.inc"
 #undef UK_CHAR
 #undef UK_FN
 
 #define UK_CHAR Py_UCS4
 #define UK_FN(name) name##_ucs4
-#include "_speedups_lenient_kind.h"
+#include "lenient_steps.inc"
 #undef UK_CHAR
 #undef UK_FN
 
@@ -354,6 +324,8 @@ static PyObject *lenient_encode(PyObject *module, PyObject *const *args, Py_ssiz
     return result;
 }
 
-#define UK_LENIENT_METHODS                                                                   \
-    {"lenient_encode", (PyCFunction)(void (*)(void))lenient_encode, METH_FASTCALL,            \
-     lenient_encode_doc}
+PyMethodDef uk_lenient_methods[] = {
+    {"lenient_encode", (PyCFunction)(void (*)(void))lenient_encode, METH_FASTCALL,
+     lenient_encode_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,7 +1,5 @@
 /* Which of some characters a text holds, for the invisible-character check of
- * urikit.security.audit.
- *
- * Included once by _speedups.c:
+ * urikit.security.audit:
  *
  *     chars_in(text, chars, /)
  *
@@ -11,6 +9,10 @@
  * chars above it.  A search of the text for each character, which str's "in" makes,
  * reads all of it once for every character that it does not hold.
  */
+#include "speedups.h"
+
+#include <stdint.h>
+
 
 /* Mark in seen the characters of s[0..n-1] that are in the bitmap of chars; astral
  * holds those of chars above U+FFFF (n_astral of them). */
@@ -108,5 +110,7 @@ static PyObject *chars_in(PyObject *module, PyObject *const *args, Py_ssize_t na
     return answer;
 }
 
-#define UK_CHARS_METHODS                                                                    \
-    {"chars_in", (PyCFunction)(void (*)(void))chars_in, METH_FASTCALL, chars_in_doc}
+PyMethodDef uk_chars_methods[] = {
+    {"chars_in", (PyCFunction)(void (*)(void))chars_in, METH_FASTCALL, chars_in_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,8 +1,8 @@
-/* The Python functions over _speedups_ops.h: resolution, normalization and percent-encoding.
+/* The Python functions over the RFC operations (ops.h, percent.h): resolution,
+ * normalization and percent-encoding.
  *
- * Included once by _speedups.c, after _speedups_reference.h.  urikit._fast and
- * urikit.percent call them where they are sure to give the readable path's answer,
- * and take the readable path when a function returns None:
+ * urikit._seam offers them in place of the readable functions, which answer where a
+ * function returns None:
  *
  *     resolve(cls, base, ref, strict, /)   the target of ref against base (RFC 3986
  *                                          §5.2.2), an instance of cls built from the
@@ -17,10 +17,7 @@
  *                                          the text, read as an IRI (the text of a value
  *                                          already read), and text itself when normal.
  *                                          schemes maps each lower-case scheme name to
- *                                          (default port + 1) * 256 + the flags 1 (empty
- *                                          path is "/"), 2 (defer to the readable path),
- *                                          4, 8, 16 (the rule file-localhost,
- *                                          mailto-domain, urn-nid).
+ *                                          its code (ops.h, contracts.h).
  *     normalize_in(registry, codes, codes_of, cls, text, level, given, /)
  *                                          normalize(cls, text, ...) at level "scheme"
  *                                          (with codes when given is registry, else
@@ -37,6 +34,14 @@
  *                                          octets; with encoded, triplets are kept (hex in
  *                                          upper case); None for a lone surrogate
  */
+#include "speedups.h"
+
+#include <string.h>
+
+#include "ops.h"
+#include "percent.h"
+#include "text.h"
+
 
 /* The class argument: None, or a subclass of Reference; -1 with an error otherwise, 1
  * for a class (its grammar in *iri), 0 for None. */
@@ -168,7 +173,7 @@ static PyObject *ops_resolve(PyObject *module, PyObject *const *args, Py_ssize_t
         r = wide_r;
     }
     uk_buffer buffer;
-    void *out = uk_buffer_get(&buffer, uk_resolve_capacity(nb, nr), kind);
+    void *out = uk_buffer_get(&buffer, UK_RESOLVE_CAPACITY(nb, nr), kind);
     PyObject *text = NULL;
     if (out != NULL) {
         ptrdiff_t n;
@@ -232,10 +237,7 @@ static PyObject *ops_remove_dot_segments(PyObject *module, PyObject *path)
 static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_t start,
                             ptrdiff_t end, uk_scheme_rules *rules)
 {
-    rules->default_port = -1;
-    rules->empty_path_is_root = 0;
-    rules->defer = 0;
-    rules->rule = UK_RULE_NONE;
+    uk_scheme_rules_of(0, rules); /* a scheme the registry does not know */
     if (start < 0) {
         return 0;
     }
@@ -266,8 +268,7 @@ static int uk_scheme_lookup(PyObject *schemes, int kind, const void *s, ptrdiff_
 PyDoc_STRVAR(ops_normalize_doc,
              "normalize(cls, text, schemes, /)\n--\n\n"
              "The normal form of the reference text (RFC 3986 §6.2.2, and §6.2.3 with the\n"
-             "dict schemes: lower-case name -> (default port + 1) * 256 + flags: 1 empty path\n"
-             "is root, 2 defer, 4 file-localhost, 8 mailto-domain, 16 urn-nid), an\n"
+             "dict schemes: lower-case name -> its code in urikit._seam.scheme_codes), an\n"
              "instance of cls, or with cls None its text (read as an\n"
              "IRI, text itself when it is normal); None when text is not a reference or\n"
              "only the readable path can answer.");
@@ -316,7 +317,7 @@ static PyObject *uk_normalize_call(uk_state *st, PyObject *cls, PyObject *text, 
         }
     }
     uk_buffer buffer;
-    void *out = uk_buffer_get(&buffer, uk_normalize_capacity(n), kind);
+    void *out = uk_buffer_get(&buffer, UK_NORMALIZE_CAPACITY(n), kind);
     if (out == NULL) {
         return NULL;
     }
@@ -368,7 +369,7 @@ PyDoc_STRVAR(ops_normalize_in_doc,
              "normalize_in(registry, codes, codes_of, cls, text, level, given, /)\n--\n\n"
              "normalize(cls, text, schemes) at level \"scheme\" or \"syntax\" (None for any\n"
              "other), for the scheme registry given: its codes are codes when given is\n"
-             "registry, else codes_of(given).  urikit._fast binds the first three.");
+             "registry, else codes_of(given).  urikit._seam binds the first three.");
 
 static PyObject *ops_normalize_in(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -494,16 +495,15 @@ static PyObject *ops_percent_encode(PyObject *module, PyObject *const *args, Py_
     return result;
 }
 
-#define UK_OPS_METHODS                                                                         \
-    {"resolve", (PyCFunction)(void (*)(void))ops_resolve, METH_FASTCALL, ops_resolve_doc},     \
-        {"normalize", (PyCFunction)(void (*)(void))ops_normalize, METH_FASTCALL,               \
-         ops_normalize_doc},                                                                   \
-        {"normalize_in", (PyCFunction)(void (*)(void))ops_normalize_in, METH_FASTCALL,         \
-         ops_normalize_in_doc},                                                                \
-        {"remove_dot_segments", (PyCFunction)ops_remove_dot_segments, METH_O,                  \
-         ops_remove_dot_segments_doc},                                                         \
-        {"percent_decode", (PyCFunction)ops_percent_decode, METH_O, ops_percent_decode_doc},   \
-    {                                                                                          \
-        "percent_encode", (PyCFunction)(void (*)(void))ops_percent_encode, METH_FASTCALL,      \
-            ops_percent_encode_doc                                                             \
-    }
+PyMethodDef uk_ops_methods[] = {
+    {"resolve", (PyCFunction)(void (*)(void))ops_resolve, METH_FASTCALL, ops_resolve_doc},
+    {"normalize", (PyCFunction)(void (*)(void))ops_normalize, METH_FASTCALL, ops_normalize_doc},
+    {"normalize_in", (PyCFunction)(void (*)(void))ops_normalize_in, METH_FASTCALL,
+     ops_normalize_in_doc},
+    {"remove_dot_segments", (PyCFunction)ops_remove_dot_segments, METH_O,
+     ops_remove_dot_segments_doc},
+    {"percent_decode", (PyCFunction)ops_percent_decode, METH_O, ops_percent_decode_doc},
+    {"percent_encode", (PyCFunction)(void (*)(void))ops_percent_encode, METH_FASTCALL,
+     ops_percent_encode_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,6 +1,4 @@
-/* The runs of percent-encoded triplets of a text, for urikit.security.triplets.
- *
- * Included once by _speedups.c, after _speedups_ops.h:
+/* The runs of percent-encoded triplets of a text, for urikit.security.triplets:
  *
  *     triplet_runs(text, start, end, /)
  *
@@ -27,6 +25,9 @@
  * %2e, %25), 1-byte text is read 16 code units a step, and only a "%" followed by
  * two of them is tested as a triplet.
  */
+#include "speedups.h"
+
+#include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
@@ -513,10 +514,12 @@ static PyObject *triplet_find(PyObject *module, PyObject *const *args, Py_ssize_
     return PyLong_FromSsize_t(found);
 }
 
-#define UK_TRIPLET_METHODS                                                                  \
-    {"triplet_runs", (PyCFunction)(void (*)(void))triplet_runs, METH_FASTCALL,              \
-     triplet_runs_doc},                                                                     \
-    {"triplet_concerns", (PyCFunction)(void (*)(void))triplet_concerns, METH_FASTCALL,      \
-     triplet_concerns_doc},                                                                 \
-    {"triplet_find", (PyCFunction)(void (*)(void))triplet_find, METH_FASTCALL,              \
-     triplet_find_doc}
+PyMethodDef uk_triplet_methods[] = {
+    {"triplet_runs", (PyCFunction)(void (*)(void))triplet_runs, METH_FASTCALL,
+     triplet_runs_doc},
+    {"triplet_concerns", (PyCFunction)(void (*)(void))triplet_concerns, METH_FASTCALL,
+     triplet_concerns_doc},
+    {"triplet_find", (PyCFunction)(void (*)(void))triplet_find, METH_FASTCALL,
+     triplet_find_doc},
+    {NULL, NULL, 0, NULL},
+};

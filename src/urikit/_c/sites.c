@@ -1,7 +1,7 @@
 /* The lookup of urikit.sites in C: the public suffix and registrable domain of an ASCII
  * host, by a list compiled by urikit.sites._compile (publicsuffix.org/list/).
  *
- * Included once by _speedups.c:
+ * A unit of urikit._speedups:
  *
  *     sites_table(edge_start, edge_labels, edge_targets, answers, /)
  *
@@ -24,7 +24,10 @@
  * "%": the readable path decodes it (RFC 3986 §3.2.2) and answers.
  */
 
+#include "speedups.h"
+
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
     uint32_t parent, child; /* child 0: an empty slot (the root is no node's child) */
@@ -346,6 +349,8 @@ done:
     return Py_NewRef(result);
 }
 
-#define UK_SITES_METHODS                                                                   \
-    {"sites_table", (PyCFunction)(void (*)(void))sites_table, METH_FASTCALL, sites_table_doc}, \
-    {"sites_find", (PyCFunction)(void (*)(void))sites_find, METH_FASTCALL, sites_find_doc}
+PyMethodDef uk_sites_methods[] = {
+    {"sites_table", (PyCFunction)(void (*)(void))sites_table, METH_FASTCALL, sites_table_doc},
+    {"sites_find", (PyCFunction)(void (*)(void))sites_find, METH_FASTCALL, sites_find_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,4 +1,4 @@
-/* urikit._speedups: the compiled core of urikit, over the scanner of _speedups_scan.h.
+/* urikit._speedups: the compiled core of urikit, over the scanner of scan.h.
  *
  * scan(text, iri, /) returns None when text is not an URI-reference (RFC 3986 §4.1),
  * or with iri=True an IRI-reference without bidi formatting characters (RFC 3987 §2.2,
@@ -6,61 +6,29 @@
  * query and fragment, -1, -1 for an undefined component: the spans of the groups 1-8
  * of Grammar.reference.fullmatch(text).
  *
- * Reference is the storage of the value type (_speedups_reference.h), the base of
- * urikit.uri.URI and IRI when the compiled core is used (urikit._store).
+ * Reference is the storage of the value type (reference.c), the base of
+ * urikit.uri.URI and IRI when the compiled core is used (urikit._seam.Store).
  *
  * resolve, normalize, remove_dot_segments, percent_decode and percent_encode are the RFC
- * operations over the scanner's spans (_speedups_ops.h, _speedups_ops_py.h), which
- * urikit._fast and urikit.percent use where they give the readable path's answers.
+ * operations over the scanner's spans (ops.h, ops_py.c), which urikit._seam offers
+ * in place of the readable functions, with the same answers.
  *
  * lenient_encode makes the character repairs of urikit.lenient in one call
- * (_speedups_lenient.h); triplet_runs finds the runs of percent-encoded triplets and
- * their octets for urikit.security.triplets (_speedups_triplets.h); chars_in finds
- * which of some characters a text holds in one pass (_speedups_chars.h).
+ * (lenient.c); triplet_runs finds the runs of percent-encoded triplets and their
+ * octets for urikit.security.triplets (triplets.c); chars_in finds which of some
+ * characters a text holds in one pass (chars.c).
  *
  * sites_table and sites_find look hosts up in a compiled Public Suffix List for
- * urikit.sites (_speedups_sites.h).
+ * urikit.sites (sites.c).
  *
  * locate(text, iri, /) returns the urikit.URIError of urikit.diagnose.locate for a text
- * that is not a reference, or None (_speedups_locate.h); Reference raises it for an
+ * that is not a reference, or None (locate.h, error.c); Reference raises it for an
  * invalid text.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <string.h>
+#include "speedups.h"
 
-#include "_speedups_locate.h"
-#include "_speedups_ops.h"
-#include "_speedups_scan.h"
-
-/* What the module keeps: its type, and the names the type looks up. */
-typedef struct {
-    PyTypeObject *reference_type;
-    PyObject *str_iri;    /* "_iri": the class attribute that selects the grammar */
-    PyObject *str_refuse; /* "_refuse": the classmethod that raises for invalid text */
-    PyObject *str_string; /* "string": the text of a re.Match */
-    PyObject *str_scheme; /* "scheme" and "syntax": the levels of normalize_in */
-    PyObject *str_syntax;
-    PyObject *str_rule;   /* "_rule": the class attribute naming the rule of an error */
-    PyObject *rules[2];   /* "URI-reference", "IRI-reference" */
-    PyObject *fields[4];  /* "reason", "text", "position", "rule": URIError's attributes */
-    PyObject *explanations; /* by uk_loc_explanations index: (rule, (reason,)) */
-    PyObject *non_ascii_args; /* (uk_loc_non_ascii_reason,) */
-    PyObject *error_slots[4]; /* URIError's descriptors of the fields */
-    Py_ssize_t error_offsets[4]; /* where a slot of an object field lies, else 0 */
-    PyObject *errors_name; /* "urikit.errors", beside this module in its package */
-    PyObject *uri_error;  /* urikit.errors.URIError, beside this module */
-} uk_state;
-
-static int uk_locate_init(uk_state *st, PyObject *module);
-static PyObject *uk_locate_error(uk_state *st, PyObject *text, int iri);
-
-#include "_speedups_reference.h"
-#include "_speedups_ops_py.h"
-#include "_speedups_lenient.h"
-#include "_speedups_triplets.h"
-#include "_speedups_chars.h"
-#include "_speedups_sites.h"
+#include "reference.h"
+#include "scan.h"
 
 PyDoc_STRVAR(scan_doc,
              "scan(text, iri, /)\n--\n\n"
@@ -129,11 +97,6 @@ static PyObject *locate(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
 static PyMethodDef speedups_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
-    UK_OPS_METHODS,
-    UK_LENIENT_METHODS,
-    UK_TRIPLET_METHODS,
-    UK_CHARS_METHODS,
-    UK_SITES_METHODS,
     {"locate", (PyCFunction)(void (*)(void))locate, METH_FASTCALL, locate_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -147,11 +110,19 @@ static int speedups_exec(PyObject *module)
     st->str_scheme = PyUnicode_InternFromString("scheme");
     st->str_syntax = PyUnicode_InternFromString("syntax");
     if (st->str_iri == NULL || st->str_refuse == NULL || st->str_string == NULL ||
-        st->str_scheme == NULL || st->str_syntax == NULL || uk_locate_init(st, module) < 0) {
+        st->str_scheme == NULL || st->str_syntax == NULL || uk_errors_init(st, module) < 0) {
+        return -1;
+    }
+    /* The functions of the other units, beside scan and locate. */
+    if (PyModule_AddFunctions(module, uk_ops_methods) < 0 ||
+        PyModule_AddFunctions(module, uk_lenient_methods) < 0 ||
+        PyModule_AddFunctions(module, uk_triplet_methods) < 0 ||
+        PyModule_AddFunctions(module, uk_chars_methods) < 0 ||
+        PyModule_AddFunctions(module, uk_sites_methods) < 0) {
         return -1;
     }
     st->reference_type =
-        (PyTypeObject *)PyType_FromModuleAndSpec(module, &reference_spec, NULL);
+        (PyTypeObject *)PyType_FromModuleAndSpec(module, &uk_reference_spec, NULL);
     if (st->reference_type == NULL) {
         return -1;
     }
@@ -222,9 +193,10 @@ static PyModuleDef_Slot speedups_slots[] = {
 PyDoc_STRVAR(speedups_doc,
              "The compiled core of urikit: scan(text, iri), locate(text, iri), Reference, and the\n"
              "RFC operations resolve, normalize, remove_dot_segments, percent_decode and\n"
-             "percent_encode, and the lenient reading's repairs, lenient_encode.");
+             "percent_encode, the lenient reading's repairs, lenient_encode, the checks of\n"
+             "triplets and characters, and the Public Suffix List lookup, sites_find.");
 
-static struct PyModuleDef speedups_module = {
+struct PyModuleDef uk_speedups_module = {
     PyModuleDef_HEAD_INIT,
     "urikit._speedups",
     speedups_doc,
@@ -238,5 +210,5 @@ static struct PyModuleDef speedups_module = {
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {
-    return PyModuleDef_Init(&speedups_module);
+    return PyModuleDef_Init(&uk_speedups_module);
 }
