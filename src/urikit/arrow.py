@@ -40,7 +40,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from . import IRI, URI, URIError, _arrow_kernel
 from . import is_valid as _is_valid_text
-from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split
+from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split, checked, error_of, row_error, rows
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction, Operation, Shape
 from ._contracts import SCANNED_RULES, ColumnOperation
 from .schemes import DEFAULT_REGISTRY
@@ -100,7 +100,7 @@ def _as_arrow(col: Column) -> pa.Array | pa.ChunkedArray:
         raise TypeError(
             f"expected a column of string, large_string or string_view, not {arrow.type}"
         )
-    return arrow
+    return checked(arrow)
 
 
 def _each_chunk(col: Column, answer: Callable[[pa.Array, int], pa.Array]) -> Result:
@@ -131,7 +131,7 @@ def _raise_first(chunk: pa.Array, split: Split, iri: bool, start: int) -> None:
     """Raise the error of the first row the scanner refused, naming the row."""
     if split.invalid:
         row = split.invalid[0]
-        error = _arrow_kernel._error_of(chunk[row].as_py(), iri)
+        error = row_error(chunk, row, iri)
         raise _row_error(start + row, error) from error
 
 
@@ -191,7 +191,7 @@ def _split(function: ColumnFunction, call: Call) -> Result:
             _raise_first(chunk, split, iri, start)
             for row in split.overflow:  # a port above 65535: the scalar error names it
                 try:
-                    function.scalar(chunk[row].as_py(), iri=iri)
+                    function.scalar(rows(chunk.slice(row, 1))[0], iri=iri)
                 except URIError as error:
                     raise _row_error(start + row, error) from error
         if component:
@@ -209,9 +209,14 @@ def _rule(function: ColumnFunction, call: Call) -> Result:
     scanned = SCANNED_RULES.get(rule)
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        if scanned is None:
-            texts = chunk.to_pylist()
-            return pa.array([None if t is None else function.scalar(t, rule) for t in texts])
+        if scanned is None:  # octets that are not UTF-8 match no rule
+            return pa.array(
+                [
+                    None if t is None else isinstance(t, str) and function.scalar(t, rule)
+                    for t in rows(chunk)
+                ],
+                pa.bool_(),
+            )
         iri, needs_scheme, no_fragment, no_scheme = scanned
         wanted = ("scheme", "fragment") if needs_scheme or no_scheme else ()
         split = _kernel().split(chunk, iri, wanted)
@@ -245,9 +250,9 @@ def _bases(base: Any, col: Column) -> Callable[[int], Any]:
             return values[row]
         asked[0] += 1
         if asked[0] > _ONE_BY_ONE:
-            values.extend(bases.to_pylist())
+            values.extend(rows(bases))
             return values[row]
-        return bases[row].as_py()
+        return rows(bases.slice(row, 1))[0]
 
     return base_of
 
@@ -307,11 +312,15 @@ def _map(function: ColumnFunction, call: Call) -> Result:
     )
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        def fallback(row: int, text: str) -> str | None:
+        def fallback(row: int, text: str | bytes) -> str | None:
             try:
+                if isinstance(text, bytes):
+                    raise error_of(text, options.get("iri", False))
                 if base_of is None:
                     return function.scalar(text, *args, **kw)  # type: ignore[no-any-return]
                 b = base_of(start + row)
+                if isinstance(b, bytes):
+                    raise error_of(b, False)
                 return None if b is None else function.scalar(b, text, *args, **kw)
             except URIError as error:
                 if errors == "raise":
@@ -345,11 +354,16 @@ def _scalar_rows(
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         values = []
-        for row, text in enumerate(chunk.to_pylist()):
+        for row, text in enumerate(rows(chunk)):
             value = None
             if text is not None:
                 head = [] if base_of is None else [base_of(start + row)]
                 try:
+                    if isinstance(text, bytes) and not function.reads_octets:
+                        raise error_of(text, False)
+                    for b in head:
+                        if isinstance(b, bytes):
+                            raise error_of(b, False)
                     value = None if head == [None] else function.scalar(*head, text, *args, **kw)
                 except URIError as error:
                     if errors == "raise":
