@@ -16,6 +16,7 @@ UBSan.
 from __future__ import annotations
 
 import array
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,7 +81,7 @@ def columns(draw: st.DrawFn) -> tuple[list[str | bytes | None], Any]:
         return rows, array
     cuts = sorted(draw(st.lists(st.integers(0, len(rows)), max_size=4)))
     bounds = [0, *cuts, len(rows)]
-    chunks = [array.slice(a, b - a) for a, b in zip(bounds, bounds[1:], strict=False)]
+    chunks = [array.slice(a, b - a) for a, b in itertools.pairwise(bounds)]
     return rows, pa.chunked_array(chunks, type_)
 
 
@@ -152,7 +153,9 @@ def test_a_column_of_bases_of_any_shape(kernel: Any, drawn: Any, bases: st.DataO
     """``resolve`` against a column of bases, rows and bases of any content, null or
     not UTF-8 (a base that is not text gives null)."""
     rows, column = drawn
-    row_bases = bases.draw(st.lists(st.one_of(st.just(BASE), ROW), min_size=len(rows), max_size=len(rows)))
+    row_bases = bases.draw(
+        st.lists(st.one_of(st.just(BASE), ROW), min_size=len(rows), max_size=len(rows))
+    )
     base_column = pa.array([_octets(b) for b in row_bases], pa.binary()).view(pa.string())
     got = _with(kernel, lambda: ua.resolve(base_column, column))
     assert got.type == pa.string_view() and len(got) == len(rows)

@@ -266,8 +266,7 @@ class PureKernel:
     def map(self, chunk: pa.Array, request: Request) -> pa.Array:
         fallback = request.fallback  # the scalar's answers, whatever the operation
         answers = [
-            None if text is None else fallback(row, text)
-            for row, text in enumerate(rows(chunk))
+            None if text is None else fallback(row, text) for row, text in enumerate(rows(chunk))
         ]
         return pa.array(answers, pa.string_view())
 

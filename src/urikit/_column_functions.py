@@ -82,6 +82,9 @@ class Operation(enum.Enum):
     #: the compiled operation :attr:`ColumnFunction.plan` chooses, the scalar
     #: function for the rows it leaves
     MAP = "map"
+    #: one scan for the query; the scalar function for the rows whose query may hold
+    #: the parameter named (its name as written, or a name with "%" or "+" in it)
+    PARAM = "param"
     #: the scalar function for every row
     SCALAR = "scalar"
 
@@ -396,7 +399,7 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         " decoded, or null.",
         Answer.STRING,
         _query_param,
-        Operation.SCALAR,
+        Operation.PARAM,
         shape=Shape.COLUMN_AND_TEXT,
         text=("name", None),
         options=(Option("codec", "form"), _IRI, _ERRORS),

@@ -32,6 +32,7 @@ scalar API for the others, and :func:`relativize`, :func:`query_param` and
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -231,6 +232,45 @@ def _rule(function: ColumnFunction, call: Call) -> Result:
     return _each_chunk(col, answer)
 
 
+#: A query piece whose name holds a "%" or a "+" (RFC 3986 §3.4; pieces split on "&"):
+#: its decoded name may be any name.
+_ENCODED_NAME: Final = r"(^|&)[^&=]*[%+]"
+
+
+def _param(function: ColumnFunction, call: Call) -> Result:
+    """One scan for each row's query; the scalar function for the rows whose query may
+    hold the parameter ``name`` (RFC 3986 §3.4): a piece's name decodes to ``name``
+    only if the query holds ``name`` as written or a name with "%" or "+" in it.  The
+    other rows have no such parameter (null)."""
+    col, options, (name,) = call.col, call.options, call.text
+    errors, iri = options["errors"], options["iri"]
+    _check_errors(errors)
+    kw = {k: v for k, v in options.items() if k != "errors" and v is not function.defaults[k]}
+    function.scalar("", name, **kw)  # a bad name or codec is a bad call
+    if errors == "raise":  # every row's error, an over-long query's too
+        return _map(function, call)
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        query = _kernel().split(chunk, iri, ("query",)).components["query"]
+        query = query.cast(pa.large_string())  # the type Arrow's string search takes
+        maybe = pc.or_(
+            pc.match_substring(query, name), pc.match_substring_regex(query, _ENCODED_NAME)
+        )
+        found = pc.indices_nonzero(pc.fill_null(maybe, False)).to_pylist()
+        values: list[str | None] = [None] * len(chunk)
+        if len(found) * 8 > len(chunk):
+            every = rows(chunk)
+            texts = [every[row] for row in found]
+        else:  # a string_view array cannot be taken from
+            texts = [rows(chunk.slice(row, 1))[0] for row in found]
+        for row, text in zip(found, texts, strict=True):
+            with contextlib.suppress(URIError):  # the row's answer is null
+                values[row] = function.scalar(text, name, **kw)
+        return pa.array(values, pa.string_view())
+
+    return _each_chunk(col, answer)
+
+
 def _bases(base: Any, col: Column) -> Callable[[int], Any]:
     """The base of each row: one reference, or the rows of a column of them."""
     if isinstance(base, (str, URI, IRI)):
@@ -258,6 +298,17 @@ def _bases(base: Any, col: Column) -> Callable[[int], Any]:
 
 
 _ONE_BY_ONE: Final = 64
+
+
+def _base_column(base: Any) -> pa.Array | pa.ChunkedArray:
+    """``base`` as a column of bases, or a ``TypeError`` saying what a base is."""
+    try:
+        return _as_arrow(base)
+    except TypeError:
+        raise TypeError(
+            "base is one reference (a str, URI or IRI) for every row, or a column of"
+            f" them row by row, not {type(base).__name__}"
+        ) from None
 
 
 def _one_absolute_uri(base: Any) -> str | None:
@@ -292,7 +343,7 @@ def _map(function: ColumnFunction, call: Call) -> Result:
     if function.shape is Shape.BASE_AND_COLUMN:
         base = call.base
         if not isinstance(base, (str, URI, IRI)):  # one array, sliced as col is
-            base = _as_arrow(base)
+            base = _base_column(base)
             if isinstance(base, pa.ChunkedArray):
                 chunks = base.chunks
                 base = pa.concat_arrays(chunks) if chunks else pa.array([], base.type)
@@ -379,6 +430,7 @@ _IMPLEMENTATIONS: Final[Mapping[Operation, Callable[[ColumnFunction, Call], Resu
     Operation.SPLIT: _split,
     Operation.RULE: _rule,
     Operation.MAP: _map,
+    Operation.PARAM: _param,
     Operation.SCALAR: _map,
 }
 
