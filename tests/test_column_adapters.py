@@ -229,3 +229,26 @@ def test_rows_that_are_not_utf8_are_invalid_rows_in_pandas_and_dask() -> None:
 
     hosts = ud.host(dd.from_pandas(s, npartitions=2)).compute().tolist()
     assert [None if v is pd.NA else v for v in hosts] == [None, "b", None]
+
+
+@pytest.mark.parametrize("name", ["q", "a.b", "a b", "a+b", "é", "(x", "", "a&b", "id"])
+def test_query_param_answers_as_the_scalar_api_for_any_name(name: str) -> None:
+    """The rows the column function leaves out hold no piece whose name decodes to
+    ``name`` (RFC 3986 §3.4), whatever the name holds."""
+    from urikit import arrow as ua
+
+    texts = [
+        "http://h/?q=1&a.b=2&axb=3&a+b=4&a%20b=5",
+        "http://h/?%C3%A9=6&%28x=7&=8&a%26b=9",
+        "http://h/?uid=1&id&id=2",
+        "http://h/?aab=1&ab=2&qq=3",
+        "bad uri",
+        None,
+    ]
+
+    def want(text: str | None) -> str | None:
+        if text is None or not urikit.is_valid(text):
+            return None
+        return URI(text).query_param(name)
+
+    assert ua.query_param(pa.array(texts), name).to_pylist() == [want(t) for t in texts]

@@ -43,8 +43,11 @@ def _by_text(function: ColumnFunction, url: Any, text: Any) -> Any:
     column_function = arrow.FUNCTIONS_BY_NAME[function.name]
     text = text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
     url = url.combine_chunks() if isinstance(url, pa.ChunkedArray) else url
+    values = pc.unique(text)
+    if len(values) == 1 and not text.null_count:  # a constant: one call
+        return column_function(url, values[0].as_py())
     answer = pa.nulls(len(url), plain_strings(arrow.TYPES[function.result], pa.string()))
-    for value in pc.unique(text).drop_null().to_pylist():
+    for value in values.drop_null().to_pylist():
         one = column_function(url, value)
         answer = pc.if_else(pc.equal(text, value), one.cast(answer.type), answer)
     return answer
