@@ -126,7 +126,8 @@ typedef struct {
  * octet at on; 0, or a failure. */
 static int uk_put_extra(uk_map *m, Py_ssize_t i, int64_t at)
 {
-    const uint8_t *s = m->extra.s + at;
+    /* the buffer is NULL until an answer has an octet: an empty first answer */
+    const uint8_t *s = m->extra.s == NULL ? (const uint8_t *)"" : m->extra.s + at;
     Py_ssize_t n = m->extra.n - at;
     uint8_t *view = m->views + i * UK_VIEW_SIZE;
     if (n <= UK_VIEW_INLINE) {
