@@ -20,6 +20,7 @@ import argparse
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -181,6 +182,71 @@ def cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[]
     )
     out.append(("resolve", "urikit.arrow.resolve, one base", lambda: arrow.resolve(one_base, refs)))
     out.append(("resolve", "Python loop of urikit.resolve (1/10 of rows, x10)", resolve_loop))
+    return out + param_cases(column, rows)
+
+
+#: The parameter the query_param cases look up (in about 3% of the corpus's queries).
+PARAM = "id"
+
+
+def param_cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[], object]]]:
+    """query_param: the column function, DuckDB's uri_query_param over it, and the
+    scalar API a row at a time (in a Python loop, and as a DuckDB UDF of one call a row,
+    as uri_query_param was)."""
+    loop = rows[: len(rows) // 10]
+
+    def one(text: str) -> str | None:
+        try:
+            return urikit.URI(text).query_param(PARAM)
+        except urikit.URIError:
+            return None
+
+    out: list[tuple[str, str, Callable[[], object]]] = [
+        ("query_param", "urikit.arrow.query_param", lambda: arrow.query_param(column, PARAM)),
+        (
+            "query_param",
+            "Python loop of URI.query_param (1/10 of rows, x10)",
+            lambda: [one(text) for text in loop],
+        ),
+    ]
+    try:
+        import duckdb
+
+        import urikit.duckdb
+    except ImportError:
+        return out
+    con = urikit.duckdb.register(duckdb.connect())
+    con.execute("SET threads = 1")
+
+    def row_by_row(url: pa.Array, name: pa.Array) -> pa.Array:
+        answers = [
+            None if a is None or b is None else one(a)
+            for a, b in zip(url.to_pylist(), name.to_pylist(), strict=True)
+        ]
+        return pa.array(answers, pa.string())
+
+    varchar = duckdb.sqltypes.VARCHAR
+    create: Any = con.create_function
+    create(
+        "param_row_by_row",
+        row_by_row,
+        [varchar, varchar],
+        varchar,
+        type="arrow",
+        null_handling="special",
+    )
+    con.register("urls", pa.table({"u": column}))
+    con.register("tenth", pa.table({"u": column.slice(0, len(column) // 10)}))
+    sql = f"SELECT uri_query_param(u, '{PARAM}') FROM urls"
+    scalar_sql = f"SELECT param_row_by_row(u, '{PARAM}') FROM tenth"
+    out.append(("query_param", "DuckDB uri_query_param", lambda: con.sql(sql).to_arrow_table()))
+    out.append(
+        (
+            "query_param",
+            "DuckDB UDF, the scalar a row (1/10 of rows, x10)",
+            lambda: con.sql(scalar_sql).to_arrow_table(),
+        )
+    )
     return out
 
 

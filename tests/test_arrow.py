@@ -731,13 +731,23 @@ def test_errors_of_rows_that_are_not_references(iri: bool) -> None:
 
 
 def test_errors_of_rows_that_are_not_utf8() -> None:
-    """A row whose octets are not UTF-8 (an Arrow string column must hold UTF-8) is
-    explained by the scalar API, as it always was: it cannot decode it."""
+    """A row whose octets are not UTF-8 (Arrow leaves that to the writer) is an invalid
+    row, explained by its first ill-formed octet (RFC 3629 §4) as the command explains a
+    line of them; the other rows are answered."""
     offsets = array.array("i", [0, 3, 5])
     data = pa.py_buffer(b"a\xffbhi")
     column = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(offsets.tobytes()), data])
-    with pytest.raises(UnicodeDecodeError):
-        ua.parse(column)
+    for iri in (False, True):
+        got = ua.parse(column, iri=iri).to_pylist()
+        assert got[0]["valid"] is False and got[0]["path"] is None
+        assert (got[0]["error_position"], got[0]["error"], got[0]["error_rule"]) == (
+            1,
+            "invalid UTF-8 octet 0xFF at byte 1",
+            "UTF8-char",
+        )
+        assert got[1]["valid"] is True and got[1]["path"] == "hi"
+        with pytest.raises(URIError, match="row 0: invalid UTF-8 octet 0xFF at byte 1"):
+            ua.parse(column, iri=iri, errors="raise")
 
 
 @settings(max_examples=60, deadline=None)

@@ -90,6 +90,9 @@ def resolution_answers_row_by_row(spark: SparkSession) -> None:
     pairs = spark.createDataFrame(list(PAIRS), "base string, ref string")
     answers = pairs.select(us.resolve(F.col("base"), "ref")).collect()
     assert [row["resolve"] for row in answers] == [resolved(b, r) for b, r in PAIRS]
+    # a base str is one reference for every row, as in every adapter
+    one = pairs.select(us.resolve(BASE, "ref")).collect()
+    assert [row["resolve"] for row in one] == [resolved(BASE, r) for _, r in PAIRS]
 
 
 def the_example_pipeline_runs_end_to_end(spark: SparkSession, tmp_path: Path) -> None:

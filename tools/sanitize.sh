@@ -95,5 +95,6 @@ run "$PYTHON" -m pytest -p no:cacheprovider -q --capture=sys -n 0 \
     tests/test_locate_compiled.py tests/test_arrow.py tests/test_hostile.py tests/test_resolve.py \
     tests/test_normalize.py tests/test_percent.py tests/test_lenient.py \
     tests/test_security_fast.py tests/test_sites.py tests/test_sites_lookup.py tests/test_generated.py \
-    tests/test_column_functions.py -k "not duckdb" "$@"
+    tests/test_column_functions.py tests/test_column_robustness.py \
+    -k "not duckdb" "$@"
 echo "sanitize.sh: no sanitizer reports"

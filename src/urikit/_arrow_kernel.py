@@ -39,7 +39,12 @@ __all__ = [
     "PureKernel",
     "Request",
     "Split",
+    "checked",
+    "error_of",
+    "octets_error",
     "plain_strings",
+    "row_error",
+    "rows",
 ]
 
 #: The components of RFC 3986 §3, in the order of the scanner's spans.
@@ -53,8 +58,18 @@ _VIEW_SPAN: Final = 2**31 - 1
 #: The most rows of one call: the texts of their errors fit int32 offsets.
 _ROWS_SPAN: Final = 2**23
 
-#: fallback(row, text) -> str | None: the answer of the scalar API for one row.
-Fallback = Callable[[int, str], "str | None"]
+#: The rule an error names for octets that are not UTF-8 (RFC 3629 §4), as the command's.
+UTF8_RULE: Final = "UTF8-char"
+#: The type of the same octets read as binary, for each type of strings.
+_BINARY: Final = {
+    pa.string(): pa.binary(),
+    pa.large_string(): pa.large_binary(),
+    pa.string_view(): pa.binary_view(),
+}
+
+#: fallback(row, text) -> str | None: the answer of the scalar API for one row; ``text``
+#: is the row's octets (``bytes``) when they are not UTF-8.
+Fallback = Callable[[int, "str | bytes"], "str | None"]
 
 
 @dataclass
@@ -107,6 +122,70 @@ def plain_strings(type_: pa.DataType, string: pa.DataType) -> pa.DataType:
     return type_
 
 
+def checked(array: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """``array`` after checking that every row lies within its data (offsets, views and
+    lengths), the one check made before any path reads a row; ``ValueError`` if not.
+    The octets are not checked: a row that is not UTF-8 is an invalid row."""
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    try:
+        for chunk in chunks:
+            chunk.view(_BINARY[array.type]).validate(full=True)
+    except pa.ArrowInvalid as error:
+        raise ValueError(f"the column's rows point outside its data: {error}") from None
+    return array
+
+
+def rows(chunk: pa.Array) -> list[str | bytes | None]:
+    """The rows of ``chunk`` as Python values: ``str``, ``None`` for a null row, and the
+    octets (``bytes``) of a row that is not UTF-8."""
+    try:
+        return chunk.to_pylist()  # type: ignore[no-any-return]
+    except UnicodeDecodeError:
+        octets = chunk.view(_BINARY[chunk.type]).to_pylist()
+        return [_text_or_octets(data) for data in octets]
+
+
+def _text_or_octets(data: bytes | None) -> str | bytes | None:
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+def octets_error(data: bytes) -> URIError:
+    """The error of a row whose octets are not UTF-8 (RFC 3629 §4), as the command words
+    it: the first ill-formed octets and their byte; the position counts the characters
+    before them."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[error.start : error.end]
+        names = " ".join(f"0x{octet:02X}" for octet in bad)
+        plural = "s" if len(bad) > 1 else ""
+        return URIError(
+            f"invalid UTF-8 octet{plural} {names} at byte {error.start}",
+            text=data.decode("utf-8", "replace"),
+            position=len(data[: error.start].decode("utf-8")),
+            rule=UTF8_RULE,
+        )
+    raise ValueError("the octets are UTF-8")
+
+
+def error_of(text: str | bytes, iri: bool) -> URIError:
+    """The scalar API's error for a row that is not a reference; for octets that are not
+    UTF-8, :func:`octets_error`."""
+    return octets_error(text) if isinstance(text, bytes) else _error_of(text, iri)
+
+
+def row_error(chunk: pa.Array, row: int, iri: bool) -> URIError:
+    """The error of the row ``row`` of ``chunk``, which is not a reference."""
+    text = rows(chunk.slice(row, 1))[0]
+    assert text is not None
+    return error_of(text, iri)
+
+
 def _error_of(text: str, iri: bool) -> URIError:
     """The scalar API's error for a text that is not a reference."""
     try:
@@ -148,9 +227,12 @@ class PureKernel:
         host_types: list[str | None] = []
         ports: list[int | None] = []
         overflow: list[int] = []
-        for row, text in enumerate(chunk.to_pylist()):
+        for row, text in enumerate(rows(chunk)):
             u = None
-            if text is not None:
+            if isinstance(text, bytes):
+                invalid.append(row)
+                errors.append(octets_error(text))
+            elif text is not None:
                 try:
                     u = reference(text)
                 except URIError as error:
@@ -184,8 +266,7 @@ class PureKernel:
     def map(self, chunk: pa.Array, request: Request) -> pa.Array:
         fallback = request.fallback  # the scalar's answers, whatever the operation
         answers = [
-            None if text is None else fallback(row, text)
-            for row, text in enumerate(chunk.to_pylist())
+            None if text is None else fallback(row, text) for row, text in enumerate(rows(chunk))
         ]
         return pa.array(answers, pa.string_view())
 
@@ -322,7 +403,7 @@ def _explained(
     )
     if not unexplained:
         return columns
-    found = [_error_of(piece[row].as_py(), iri) for row in unexplained]
+    found = [row_error(piece, row, iri) for row in unexplained]
     patch = _error_columns(n, unexplained, found)
     position, reason, rule = (
         pc.coalesce(got, more) for got, more in zip(columns, patch, strict=True)

@@ -82,6 +82,9 @@ class Operation(enum.Enum):
     #: the compiled operation :attr:`ColumnFunction.plan` chooses, the scalar
     #: function for the rows it leaves
     MAP = "map"
+    #: one scan for the query; the scalar function for the rows whose query may hold
+    #: the parameter named (its name as written, or a name with "%" or "+" in it)
+    PARAM = "param"
     #: the scalar function for every row
     SCALAR = "scalar"
 
@@ -184,7 +187,13 @@ def _is_valid(text: str, rule: str, **_: Any) -> bool:
     return is_valid(text, rule)
 
 
-def _audit_codes(text: str, *, registry: SchemeRegistry = DEFAULT_REGISTRY, **_: Any) -> list[str]:
+def _audit_codes(
+    text: str | bytes, *, registry: SchemeRegistry = DEFAULT_REGISTRY, **_: Any
+) -> list[str]:
+    # Octets that are not UTF-8 are read as a browser decodes them, each ill-formed
+    # sequence a U+FFFD (which no URI or IRI holds, so ``invalid`` is among the codes).
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
     return [finding.code for finding in audit(text, registry=registry)]
 
 
@@ -221,6 +230,9 @@ class ColumnFunction:
     plan: Callable[[Mapping[str, Any]], ColumnOperation] | None = None
     #: The scalar function refuses every row that is not an URI-reference.
     uri_only: bool = False
+    #: The scalar function takes the octets (``bytes``) of a row that is not UTF-8 too;
+    #: for the other functions such a row is invalid.
+    reads_octets: bool = False
     defaults: Mapping[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -388,7 +400,7 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         " decoded, or null.",
         Answer.STRING,
         _query_param,
-        Operation.SCALAR,
+        Operation.PARAM,
         shape=Shape.COLUMN_AND_TEXT,
         text=("name", None),
         options=(Option("codec", "form"), _IRI, _ERRORS),
@@ -396,11 +408,13 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
     ColumnFunction(
         "audit_codes",
         "The codes of urikit.audit's findings for each row (RFC 3986 §7); text that is"
-        " not a reference gives an ``invalid`` finding, never an error.",
+        " not a reference gives an ``invalid`` finding, never an error, and octets that"
+        " are not UTF-8 are read with U+FFFD for each ill-formed sequence.",
         Answer.STRING_LIST,
         _audit_codes,
         Operation.SCALAR,
         options=(_REGISTRY,),
+        reads_octets=True,
     ),
 )
 

@@ -32,6 +32,8 @@ scalar API for the others, and :func:`relativize`, :func:`query_param` and
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -40,7 +42,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from . import IRI, URI, URIError, _arrow_kernel
 from . import is_valid as _is_valid_text
-from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split
+from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split, checked, error_of, row_error, rows
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction, Operation, Shape
 from ._contracts import SCANNED_RULES, ColumnOperation
 from .schemes import DEFAULT_REGISTRY
@@ -100,7 +102,7 @@ def _as_arrow(col: Column) -> pa.Array | pa.ChunkedArray:
         raise TypeError(
             f"expected a column of string, large_string or string_view, not {arrow.type}"
         )
-    return arrow
+    return checked(arrow)
 
 
 def _each_chunk(col: Column, answer: Callable[[pa.Array, int], pa.Array]) -> Result:
@@ -131,7 +133,7 @@ def _raise_first(chunk: pa.Array, split: Split, iri: bool, start: int) -> None:
     """Raise the error of the first row the scanner refused, naming the row."""
     if split.invalid:
         row = split.invalid[0]
-        error = _arrow_kernel._error_of(chunk[row].as_py(), iri)
+        error = row_error(chunk, row, iri)
         raise _row_error(start + row, error) from error
 
 
@@ -191,7 +193,7 @@ def _split(function: ColumnFunction, call: Call) -> Result:
             _raise_first(chunk, split, iri, start)
             for row in split.overflow:  # a port above 65535: the scalar error names it
                 try:
-                    function.scalar(chunk[row].as_py(), iri=iri)
+                    function.scalar(rows(chunk.slice(row, 1))[0], iri=iri)
                 except URIError as error:
                     raise _row_error(start + row, error) from error
         if component:
@@ -209,9 +211,14 @@ def _rule(function: ColumnFunction, call: Call) -> Result:
     scanned = SCANNED_RULES.get(rule)
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        if scanned is None:
-            texts = chunk.to_pylist()
-            return pa.array([None if t is None else function.scalar(t, rule) for t in texts])
+        if scanned is None:  # octets that are not UTF-8 match no rule
+            return pa.array(
+                [
+                    None if t is None else isinstance(t, str) and function.scalar(t, rule)
+                    for t in rows(chunk)
+                ],
+                pa.bool_(),
+            )
         iri, needs_scheme, no_fragment, no_scheme = scanned
         wanted = ("scheme", "fragment") if needs_scheme or no_scheme else ()
         split = _kernel().split(chunk, iri, wanted)
@@ -222,6 +229,44 @@ def _rule(function: ColumnFunction, call: Call) -> Result:
             if no_fragment:
                 valid = pc.and_(valid, split.components["fragment"].is_null())
         return valid
+
+    return _each_chunk(col, answer)
+
+
+#: A query piece (RFC 3986 §3.4; pieces split on "&") whose name is the name given as
+#: written, or holds a "%" or a "+", so that its decoded name may be any name.
+_MAYBE_NAMED: Final = r"(?:^|&)(?:{name}(?:=|&|$)|[^&=]*[%+])"
+
+
+def _param(function: ColumnFunction, call: Call) -> Result:
+    """One scan for each row's query; the scalar function for the rows whose query may
+    hold the parameter ``name`` (RFC 3986 §3.4): a piece's name decodes to ``name``
+    only if it is ``name`` as written or holds "%" or "+".  The other rows have no such
+    parameter (null).  The search is one linear-time RE2 pass (no backtracking)."""
+    col, options, (name,) = call.col, call.options, call.text
+    errors, iri = options["errors"], options["iri"]
+    _check_errors(errors)
+    kw = {k: v for k, v in options.items() if k != "errors" and v is not function.defaults[k]}
+    function.scalar("", name, **kw)  # a bad name or codec is a bad call
+    if errors == "raise":  # every row's error, an over-long query's too
+        return _map(function, call)
+    pattern = _MAYBE_NAMED.format(name=re.escape(name))
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        query = _kernel().split(chunk, iri, ("query",)).components["query"]
+        query = query.cast(pa.large_string())  # the type Arrow's string search takes
+        maybe = pc.match_substring_regex(query, pattern)
+        found = pc.indices_nonzero(pc.fill_null(maybe, False)).to_pylist()
+        values: list[str | None] = [None] * len(chunk)
+        if len(found) * 8 > len(chunk):
+            every = rows(chunk)
+            texts = [every[row] for row in found]
+        else:  # a string_view array cannot be taken from
+            texts = [rows(chunk.slice(row, 1))[0] for row in found]
+        for row, text in zip(found, texts, strict=True):
+            with contextlib.suppress(URIError):  # the row's answer is null
+                values[row] = function.scalar(text, name, **kw)
+        return pa.array(values, pa.string_view())
 
     return _each_chunk(col, answer)
 
@@ -245,14 +290,25 @@ def _bases(base: Any, col: Column) -> Callable[[int], Any]:
             return values[row]
         asked[0] += 1
         if asked[0] > _ONE_BY_ONE:
-            values.extend(bases.to_pylist())
+            values.extend(rows(bases))
             return values[row]
-        return bases[row].as_py()
+        return rows(bases.slice(row, 1))[0]
 
     return base_of
 
 
 _ONE_BY_ONE: Final = 64
+
+
+def _base_column(base: Any) -> pa.Array | pa.ChunkedArray:
+    """``base`` as a column of bases, or a ``TypeError`` saying what a base is."""
+    try:
+        return _as_arrow(base)
+    except TypeError:
+        raise TypeError(
+            "base is one reference (a str, URI or IRI) for every row, or a column of"
+            f" them row by row, not {type(base).__name__}"
+        ) from None
 
 
 def _one_absolute_uri(base: Any) -> str | None:
@@ -287,7 +343,7 @@ def _map(function: ColumnFunction, call: Call) -> Result:
     if function.shape is Shape.BASE_AND_COLUMN:
         base = call.base
         if not isinstance(base, (str, URI, IRI)):  # one array, sliced as col is
-            base = _as_arrow(base)
+            base = _base_column(base)
             if isinstance(base, pa.ChunkedArray):
                 chunks = base.chunks
                 base = pa.concat_arrays(chunks) if chunks else pa.array([], base.type)
@@ -307,11 +363,15 @@ def _map(function: ColumnFunction, call: Call) -> Result:
     )
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        def fallback(row: int, text: str) -> str | None:
+        def fallback(row: int, text: str | bytes) -> str | None:
             try:
+                if isinstance(text, bytes):
+                    raise error_of(text, options.get("iri", False))
                 if base_of is None:
                     return function.scalar(text, *args, **kw)  # type: ignore[no-any-return]
                 b = base_of(start + row)
+                if isinstance(b, bytes):
+                    raise error_of(b, False)
                 return None if b is None else function.scalar(b, text, *args, **kw)
             except URIError as error:
                 if errors == "raise":
@@ -345,11 +405,16 @@ def _scalar_rows(
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         values = []
-        for row, text in enumerate(chunk.to_pylist()):
+        for row, text in enumerate(rows(chunk)):
             value = None
             if text is not None:
                 head = [] if base_of is None else [base_of(start + row)]
                 try:
+                    if isinstance(text, bytes) and not function.reads_octets:
+                        raise error_of(text, False)
+                    for b in head:
+                        if isinstance(b, bytes):
+                            raise error_of(b, False)
                     value = None if head == [None] else function.scalar(*head, text, *args, **kw)
                 except URIError as error:
                     if errors == "raise":
@@ -365,6 +430,7 @@ _IMPLEMENTATIONS: Final[Mapping[Operation, Callable[[ColumnFunction, Call], Resu
     Operation.SPLIT: _split,
     Operation.RULE: _rule,
     Operation.MAP: _map,
+    Operation.PARAM: _param,
     Operation.SCALAR: _map,
 }
 

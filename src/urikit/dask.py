@@ -7,7 +7,8 @@ function of :mod:`urikit.arrow` of the same name, as the ``uri`` accessor of
 the partition's index).  There is one function for each column function of the
 table ``urikit._column_functions.FUNCTIONS``, with its options but those of one
 process (``errors``, a ``registry``); a base (``resolve``, ``relativize``) is one
-``URI`` or a series of references partitioned as the column, row by row.
+reference (a ``str``, ``URI`` or ``IRI``) for every row, as in every adapter, or a
+series of references partitioned as the column, row by row.
 
 Nulls in, nulls out; a row that is not a reference gives null, and :func:`parse`
 says where and why.  Needs dask[dataframe] (the ``dask`` extra) and urikit on every
@@ -23,7 +24,7 @@ import dask.dataframe as dd
 import pandas as pd  # type: ignore[import-untyped,unused-ignore]
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from . import URI
+from . import IRI, URI
 from ._arrow_kernel import COMPONENTS
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
 from .pandas import UriAccessor
@@ -88,11 +89,16 @@ def _function(function: ColumnFunction) -> Callable[..., Any]:
         text, options, col = call.text, call.options, call.col
         empty = pd.Series([], dtype="string[pyarrow]")
         meta = _meta(col.name, type_)
-        if call.base is None or isinstance(call.base, URI):
+        if call.base is None or isinstance(call.base, (str, URI, IRI)):
             before = () if call.base is None else (str(call.base),)
             _method(empty, name, *before, *text, **options)
             partitions: Any = col.map_partitions  # dask's API is not typed
             return partitions(_method, name, *before, *text, meta=meta, **options)
+        if not isinstance(call.base, dd.Series):
+            raise TypeError(
+                "base is one reference (a str, URI or IRI) for every row, or a Dask"
+                f" Series of them row by row, not {type(call.base).__name__}"
+            )
         _pairs(empty, empty, name, *text, **options)
         pairs: Any = dd.map_partitions
         return pairs(_pairs, call.base, col, name, *text, meta=meta, **options)

@@ -15,13 +15,16 @@ gives NULL; ``uri_parse`` says why.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from . import URIError, arrow
+from . import arrow
+from ._arrow_kernel import plain_strings
 from ._column_functions import FUNCTIONS as TABLE
 from ._column_functions import Answer, ColumnFunction, Shape
 
@@ -31,6 +34,23 @@ __all__ = ["FUNCTIONS", "register"]
 def _sql(result: pa.Array | pa.ChunkedArray) -> Any:
     """An answer as DuckDB reads it back: dictionaries as strings."""
     return result.cast(pa.string()) if pa.types.is_dictionary(result.type) else result
+
+
+def _by_text(function: ColumnFunction, url: Any, text: Any) -> Any:
+    """``column_function(url, t)`` for the rows of each distinct value ``t`` of the column
+    ``text`` (a constant in SQL is a column of one value: one call); null where ``text``
+    is null."""
+    column_function = arrow.FUNCTIONS_BY_NAME[function.name]
+    text = text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
+    url = url.combine_chunks() if isinstance(url, pa.ChunkedArray) else url
+    values = pc.unique(text)
+    if len(values) == 1 and not text.null_count:  # a constant: one call
+        return column_function(url, values[0].as_py())
+    answer = pa.nulls(len(url), plain_strings(arrow.TYPES[function.result], pa.string()))
+    for value in values.drop_null().to_pylist():
+        one = column_function(url, value)
+        answer = pc.if_else(pc.equal(text, value), one.cast(answer.type), answer)
+    return answer
 
 
 def _udf(function: ColumnFunction) -> tuple[Callable[..., Any], list[str]]:
@@ -43,23 +63,17 @@ def _udf(function: ColumnFunction) -> tuple[Callable[..., Any], list[str]]:
             return _sql(column_function(base, url))
 
         return two, ["base", "url"]
-    if function.text is None or function.text[1] is not None:
+    if function.text is None:
 
         def one(url: Any) -> Any:
             return _sql(column_function(url))
 
         return one, ["url"]
 
-    def row_by_row(url: Any, text: Any) -> Any:
-        answers = []
-        for a, b in zip(url.to_pylist(), text.to_pylist(), strict=True):
-            try:
-                answers.append(None if a is None or b is None else function.scalar(a, b))
-            except URIError:
-                answers.append(None)
-        return pa.array(answers, pa.string())
+    def with_text(url: Any, text: Any) -> Any:
+        return _sql(_by_text(function, url, text))
 
-    return row_by_row, ["url", function.text[0]]
+    return with_text, ["url", function.text[0]]
 
 
 def _types() -> dict[Answer, Any]:
@@ -89,20 +103,46 @@ def _functions() -> dict[str, tuple[Callable[..., Any], list[str], Any]]:
     table = {}
     for function in TABLE:
         udf, parameters = _udf(function)
-        table[f"uri_{function.name}"] = (udf, parameters, types[function.result])
+        table[_udf_name(function)] = (udf, parameters, types[function.result])
     return table
 
 
+def _udf_name(function: ColumnFunction) -> str:
+    """The name of a function's UDF: ``uri_NAME``, but for a function whose text has a
+    default, which a macro of that name calls with or without it."""
+    if function.text is not None and function.text[1] is not None:
+        return f"__urikit_{function.name}"
+    return f"uri_{function.name}"
+
+
+def _macros() -> dict[str, str]:
+    """The macros of the functions whose text has a default: ``uri_is_valid(url)`` and
+    ``uri_is_valid(url, rule)`` (a DuckDB function takes one arity, a macro several)."""
+    macros = {}
+    for function in TABLE:
+        if function.text is not None and function.text[1] is not None:
+            name, default = function.text
+            udf = _udf_name(function)
+            macros[f"uri_{function.name}"] = (
+                f"(url) AS {udf}(url, '{default}'), (url, {name}) AS {udf}(url, {name})"
+            )
+    return macros
+
+
 #: The names of the SQL functions :func:`register` adds.
-FUNCTIONS: tuple[str, ...] = tuple(sorted(_functions()))
+FUNCTIONS: tuple[str, ...] = tuple(sorted(f"uri_{function.name}" for function in TABLE))
 
 
 def register(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """Add urikit's SQL functions to the connection ``con``, and return it."""
+    """Add urikit's SQL functions to the connection ``con`` (again: a second call
+    replaces them), and return it.  The macros are temporary, so that a database file
+    keeps none of them."""
     # The stubs of some DuckDB versions take only enum members for these options;
     # every version takes the strings.
     create: Any = con.create_function
     for name, (function, parameters, returns) in _functions().items():
+        with contextlib.suppress(duckdb.InvalidInputException):  # not registered yet
+            con.remove_function(name)
         create(
             name,
             function,
@@ -111,4 +151,6 @@ def register(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
             type="arrow",
             null_handling="special",
         )
+    for name, overloads in _macros().items():
+        con.execute(f"CREATE OR REPLACE TEMP MACRO {name}{overloads}")
     return con

@@ -9,7 +9,7 @@ same name, with the same arguments after the column (the base before it, for
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -58,12 +58,41 @@ def _method(function: ColumnFunction) -> Callable[..., Any]:
     before = 1 if function.shape is Shape.BASE_AND_COLUMN else 0
 
     def method(self: UriNamespace, *args: Any, **kw: Any) -> Any:
+        head, rest = args[:before], args[before:]
+        if head and isinstance(head[0], (pl.Expr, pl.Series)):
+            return _against_bases(self._column, head[0], rest, kw)
+
         def call(col: Any) -> Any:
-            return column_function(*args[:before], col, *args[before:], **kw)
+            return column_function(*head, col, *rest, **kw)
 
         empty = call(pa.array([], pa.string()))
         dtype = pl.Series(empty.cast(plain_strings(empty.type, pa.string()))).dtype
         return self._apply(call, dtype)
+
+    def _against_bases(column: Any, bases: Any, rest: tuple[Any, ...], kw: Any) -> Any:
+        """The function against a column of bases, row by row: a series against a
+        series, an expression against an expression."""
+        if isinstance(column, pl.Series) != isinstance(bases, pl.Series):
+            raise TypeError(
+                f"the bases of a {type(column).__name__} are one reference or a"
+                f" {type(column).__name__}, not a {type(bases).__name__}"
+            )
+
+        def call(base: Any, col: Any) -> Any:
+            return column_function(base, col, *rest, **kw)
+
+        empty = pa.array([], pa.string())
+        answer = call(empty, empty)
+        dtype = pl.Series(answer.cast(plain_strings(answer.type, pa.string()))).dtype
+        if isinstance(column, pl.Series):
+            return _series(call(bases, column), column.name)
+
+        def batch(series: Sequence[pl.Series]) -> pl.Series:
+            return _series(call(series[0], series[1]), series[1].name)
+
+        name = column.meta.output_name(raise_if_undetermined=False)
+        together = pl.map_batches([bases, column], batch, return_dtype=dtype)
+        return together if name is None else together.alias(name)
 
     method.__name__ = method.__qualname__ = function.name
     method.__doc__ = function.doc

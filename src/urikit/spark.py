@@ -8,10 +8,11 @@ answers as the scalar API: the compiled column kernel when the workers have the
 wheel for their platform (``urikit.compiled`` tells), the same answers from
 Python otherwise.  There is one function for each column function of the table
 ``urikit._column_functions.FUNCTIONS``, with its options but those of one process
-(``errors``, a ``registry``); a base (``resolve``, ``relativize``) is one ``URI``
-or a column of references, row by row (``F.lit(text)`` for one reference as a
-column; a ``str`` names a column); the text argument of ``is_valid`` and
-``query_param`` is one value for every row.
+(``errors``, a ``registry``); a base (``resolve``, ``relativize``) is one reference
+(a ``str``, ``URI`` or ``IRI``) for every row, as in every adapter, or a ``Column``
+of references, row by row (``F.col(name)``: a base ``str`` is a reference, never a
+column's name); the text argument of ``is_valid`` and ``query_param`` is one value
+for every row.
 
 Nulls in, nulls out.  A row that is not a reference never fails a job: it gives
 null, and :func:`parse` says where and why in ``valid``, ``error_position``,
@@ -31,7 +32,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.pandas.functions import arrow_udf
 
-from . import URI, arrow
+from . import IRI, URI, arrow
 from ._arrow_kernel import COMPONENTS, plain_strings
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
 
@@ -153,11 +154,17 @@ def _function(function: ColumnFunction) -> Callable[..., Column]:
     returns = TYPES[function.result]
 
     def spark_function(call: Call) -> Column:
-        text, options = call.text, call.options
+        text, options, base = call.text, call.options, call.base
+        one = base is None or isinstance(base, (str, URI, IRI))
+        if not one and not isinstance(base, Column):
+            raise TypeError(
+                "base is one reference (a str, URI or IRI) for every row, or a Column of"
+                f" them row by row (F.col(name)), not {type(base).__name__}"
+            )
+        before: tuple[Any, ...] = () if base is None else (str(base),) if one else ()
         empty = pa.array([], pa.string())
-        column_function(*([] if call.base is None else [empty]), empty, *text, **options)
-        if call.base is None or isinstance(call.base, URI):
-            before = () if call.base is None else (str(call.base),)
+        column_function(*(before if one else (empty,)), empty, *text, **options)
+        if one:
 
             def batch(a: pa.Array) -> pa.Array:
                 return column_function(*before, a, *text, **options)
@@ -167,7 +174,7 @@ def _function(function: ColumnFunction) -> Callable[..., Column]:
         def pairs(b: pa.Array, a: pa.Array) -> pa.Array:
             return column_function(b, a, *text, **options)
 
-        return _udf(pairs, returns, call.base, call.col, name=function.name)
+        return _udf(pairs, returns, base, call.col, name=function.name)
 
     return function.adapt(spark_function, local=False)
 

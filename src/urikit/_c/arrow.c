@@ -217,6 +217,9 @@ int uk_extra_grow(uk_extra *e, Py_ssize_t n)
 
 int uk_extra_append(uk_extra *e, const uint8_t *s, Py_ssize_t n)
 {
+    if (n == 0) { /* e->s may be NULL before the first octet: no pointer arithmetic on it */
+        return 0;
+    }
     if (e->n + n > e->capacity && uk_extra_grow(e, n) < 0) {
         return -1;
     }

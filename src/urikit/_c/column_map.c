@@ -126,7 +126,8 @@ typedef struct {
  * octet at on; 0, or a failure. */
 static int uk_put_extra(uk_map *m, Py_ssize_t i, int64_t at)
 {
-    const uint8_t *s = m->extra.s + at;
+    /* the buffer is NULL until an answer has an octet: an empty first answer */
+    const uint8_t *s = m->extra.s == NULL ? (const uint8_t *)"" : m->extra.s + at;
     Py_ssize_t n = m->extra.n - at;
     uint8_t *view = m->views + i * UK_VIEW_SIZE;
     if (n <= UK_VIEW_INLINE) {
@@ -357,7 +358,10 @@ static int uk_map_fallback(uk_map *m, PyObject *fallback)
             uk_column_failure(UK_BAD_ROW, i);
             return -1;
         }
-        PyObject *text = PyUnicode_DecodeUTF8((const char *)r.s, r.n, "replace");
+        /* a row that is not UTF-8 is given as its octets */
+        PyObject *text = uk_utf8_valid(r.s, r.n)
+                             ? PyUnicode_DecodeUTF8((const char *)r.s, r.n, NULL)
+                             : PyBytes_FromStringAndSize((const char *)r.s, r.n);
         if (text == NULL) {
             return -1;
         }
@@ -407,7 +411,8 @@ PyDoc_STRVAR(uk_column_map_doc,
              "against the row of the column bases (a column spec of the same length;\n"
              "null where the base is null, fallback's where it is no absolute URI).\n"
              "Null for a row that is not one when invalid_is_null; for every other row\n"
-             "fallback(index, text), a str or None (for every non-null row with SCALAR).\n"
+             "fallback(index, text), a str or None (for every non-null row with SCALAR); text is\n"
+             "a str, or bytes for a row that is not UTF-8.\n"
              "Returns (validity, views, extra, fast): views point into the input's data\n"
              "buffers (from base on) or into extra, the data buffer after them; fast\n"
              "counts the rows answered without fallback.  validity and views are made by\n"

@@ -18,6 +18,7 @@
 #include "locate.h"
 #include "scan.h"
 #include "spans.h"
+#include "text.h"
 
 /* The code of the host s[0..n-1] (RFC 3986 §3.2.2, first-match-wins). */
 static int8_t uk_host_code(const uint8_t *s, Py_ssize_t n)
@@ -225,7 +226,8 @@ static UK_COLD int uk_refused(uk_split *o, Py_ssize_t i, const uk_row *r, int ir
         return UK_FINE;
     }
     uk_failure failure;
-    if (uk_locate_utf8(r->s, r->n, iri, &failure) <= 0) {
+    /* a row that is not UTF-8 is explained by its first ill-formed octet, in Python */
+    if (!uk_utf8_valid(r->s, r->n) || uk_locate_utf8(r->s, r->n, iri, &failure) <= 0) {
         return uk_rows_append(&o->unexplained, i) < 0 ? UK_NO_MEMORY : UK_FINE;
     }
     UK_ASSERT(failure.position >= 0 && failure.position <= r->n);

@@ -104,6 +104,18 @@ static inline int32_t uk_utf8_next(const uint8_t *s, ptrdiff_t n, ptrdiff_t *i)
     return (int32_t)c;
 }
 
+/* Whether s[0..n-1] is well-formed UTF-8 (RFC 3629 §4) throughout. */
+static inline int uk_utf8_valid(const uint8_t *s, ptrdiff_t n)
+{
+    ptrdiff_t i = 0;
+    while (i < n) {
+        if (uk_utf8_next(s, n, &i) < 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The octets of c in UTF-8 (RFC 3629 §3) into octets; their number. */
 static inline int uk_utf8_encode(uint32_t c, uint8_t octets[4])
 {
