@@ -1,11 +1,15 @@
 """URI Templates (RFC 6570) in C (src/urikit/_c/template/): the syntax check and a router."""
 
-from typing_extensions import Self
+from typing import final
+
+from typing_extensions import Self, disjoint_base
 
 from .template.routing import CompiledRouter
 
 def check(text: str, /) -> int: ...
 
+@final
+@disjoint_base
 class Router:
     def __new__(cls, compiled: CompiledRouter) -> Self: ...
     def match(self, uri: str, after: int = -1, /) -> tuple[int, int, tuple[str, ...]] | None: ...
