@@ -2,14 +2,13 @@
 
 from typing import final
 
-from typing_extensions import Self, disjoint_base
+from typing_extensions import Self
 
 from .template.routing import CompiledRouter
 
 def check(text: str, /) -> int: ...
 
 @final
-@disjoint_base
 class Router:
     def __new__(cls, compiled: CompiledRouter) -> Self: ...
     def match(self, uri: str, after: int = -1, /) -> tuple[int, int, tuple[str, ...]] | None: ...
