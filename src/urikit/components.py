@@ -21,6 +21,7 @@ from .types import Component
 __all__ = [
     "Groups",
     "Parts",
+    "check_recomposed",
     "check_structure",
     "component_spans",
     "compose",
@@ -28,6 +29,7 @@ __all__ = [
     "encode_data",
     "from_split_result",
     "recompose",
+    "redacted",
     "split",
     "with_changes",
 ]
@@ -97,11 +99,22 @@ def compose_authority(userinfo: str | None, host: str, port: str | None) -> str:
     return authority
 
 
+def redacted(text: str, userinfo: tuple[int, int], mask: str) -> str:
+    """``text`` with the password of the userinfo that stands at ``userinfo`` (a negative
+    start when there is none) replaced by ``mask`` (§3.2.1, §7.5)."""
+    start, end = userinfo
+    if start < 0:
+        return text
+    colon = text.find(":", start, end)
+    if colon < 0 or colon + 1 == end:
+        return text
+    return text[: colon + 1] + mask + text[end:]
+
+
 # -- building a reference from components (§3, §4.2) ----------------------------------
 
 
 def compose(
-    *,
     scheme: str | None,
     authority: str | None,
     userinfo: str | None,
@@ -110,11 +123,13 @@ def compose(
     path: str,
     query: str | None,
     fragment: str | None,
+    *,
     encode: bool,
     iri: bool,
 ) -> tuple[str, dict[Component, str | None]]:
     """The text of the reference these components make (§5.3), and each component given
-    as it must read back from that text (``URI.build``).
+    as it must read back from that text (``URI.build``).  The components come in the
+    order of :class:`Parts`.
 
     Either ``authority`` or ``userinfo``/``host``/``port`` is given (an int port is
     written in decimal); with ``encode`` the components are data, each percent-encoded
@@ -155,6 +170,22 @@ def compose(
     if host is not None:
         given["userinfo"], given["host"], given["port"] = userinfo, host, port
     return recompose(scheme, authority, path, query, fragment), given
+
+
+def check_recomposed(parts: Parts, given: dict[Component, str | None]) -> None:
+    """Refuse a component given to :func:`compose` that reads back otherwise from the
+    text it made, whose components are ``parts``: it holds a delimiter of another
+    component (§5.3)."""
+    for name, value in given.items():
+        if getattr(parts, name) != value:
+            span = component_spans(parts).get(name)
+            raise URIError(
+                f"the {name} {value!r} would not survive recomposition: it holds a "
+                f"delimiter of another component; percent-encode it or pass encode=True",
+                text=parts.text(),
+                position=span[1] if span else 0,
+                rule=name,
+            )
 
 
 def with_changes(

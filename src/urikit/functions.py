@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast, overload
 
 from . import _seam
-from .uri import _DEFAULT_REGISTRY, IRI, URI
+from ._defaults import DEFAULT_REGISTRY
+from .uri import IRI, URI
 
 if TYPE_CHECKING:
     from pathlib import PurePath
@@ -72,7 +73,7 @@ def normalize(
     uri: URI | IRI | str,
     *,
     level: Level = "scheme",
-    registry: SchemeRegistry = _DEFAULT_REGISTRY,
+    registry: SchemeRegistry = DEFAULT_REGISTRY,
     **steps: Unpack[Steps],
 ) -> URI | IRI:
     """The normal form of ``uri`` at ``level`` (RFC 3986 §6.2); see :meth:`URI.normalize`.
@@ -83,7 +84,7 @@ def normalize(
     'http://example.com/'
     """
     if type(uri) is str and not steps and (level == "scheme" or level == "syntax"):
-        given = None if registry is _DEFAULT_REGISTRY else registry
+        given = None if registry is DEFAULT_REGISTRY else registry
         made = _seam.normalized(URI, uri, level, given)
         if made is not None:
             return made

@@ -28,6 +28,7 @@ __all__ = [
     "Host",
     "IPAddress",
     "Origin",
+    "effective_port",
     "hostname",
     "ip_literal",
     "origin_key",
@@ -119,6 +120,19 @@ class Origin(NamedTuple):
     scheme: str
     host: str
     port: int | None
+
+
+def effective_port(scheme: str | None, host: str | None, port: int | None) -> int | None:
+    """The port a client connects to: ``port`` when given, else the default port of
+    ``scheme`` in ``urikit.schemes.DEFAULT_REGISTRY`` (§3.2.3, §6.2.3); ``None`` when
+    neither is known, or there is no scheme or no host."""
+    if port is not None:
+        return port
+    if scheme is None or host is None:
+        return None
+    from .schemes import DEFAULT_REGISTRY  # the registry's tables: loaded on first use
+
+    return DEFAULT_REGISTRY.default_port(scheme)
 
 
 def origin_key(host: str) -> str:

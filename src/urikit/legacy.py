@@ -10,10 +10,31 @@ such choice is listed in ``docs/deviations.md``.
 
 from __future__ import annotations
 
-from .components import Parts, recompose
-from .resolution import rooted_path
+from collections.abc import Callable
 
-__all__ = ["resolve_rfc1630", "resolve_rfc2396"]
+from .components import Parts, recompose
+from .resolution import check_base, rooted_path, transform_references
+
+__all__ = ["resolve_by", "resolve_rfc1630", "resolve_rfc2396"]
+
+
+def resolve_by(spec: str, base: Parts, ref: Callable[[], Parts], *, strict: bool = True) -> str:
+    """The target of the reference whose components ``ref()`` gives, resolved against
+    ``base`` by ``spec``'s algorithm (``URI.resolve``): ``"rfc3986"`` (RFC 3986 §5.2),
+    ``"rfc2396"`` or ``"rfc1630"``.
+
+    The base is checked first (§5.2.1), then the spec; ``ref`` is read only then.
+    """
+    check_base(base)
+    if spec == "rfc3986":
+        return transform_references(base, ref(), strict=strict)
+    if spec == "rfc2396":
+        return resolve_rfc2396(base, ref(), strict=strict)
+    if spec == "rfc1630":
+        return resolve_rfc1630(base, ref())
+    raise ValueError(
+        f"unknown resolution spec {spec!r}; expected 'rfc3986', 'rfc2396' or 'rfc1630'"
+    )
 
 
 def _document(base: Parts) -> str:

@@ -33,7 +33,7 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import Final, NoReturn, TypeAlias, get_args
+from typing import Final, NoReturn, Protocol, TypeAlias, TypeVar, get_args
 
 from ._seam import form_decode, percent_decode, percent_encode
 from .errors import URIError
@@ -60,6 +60,7 @@ __all__ = [
     "remove_query_param",
     "remove_query_params",
     "set_query_param",
+    "splice_query",
     "update_query_params",
     "with_query_params",
 ]
@@ -367,6 +368,48 @@ def _join(pieces: list[str]) -> str | None:
 
 
 # -- editing ----------------------------------------------------------------------------
+
+
+class _Queried(Protocol):
+    """A reference, as far as :func:`splice_query` reads it."""
+
+    @property
+    def query(self) -> str | None: ...
+
+
+_Reference = TypeVar("_Reference", bound=_Queried)
+
+
+def splice_query(
+    text: str,
+    span: tuple[int, int],
+    path_end: int,
+    query: str,
+    parse: Callable[[str], _Reference],
+) -> _Reference:
+    """The reference ``parse`` reads from ``text`` with its query (at ``span``, whose
+    start is negative when there is none: then after the path, at ``path_end``)
+    replaced by ``query`` (``URI.with_query_params`` and the other edits).
+
+    ``parse`` raises where the new text is not a reference; a ``query`` holding "#"
+    would end the query and start a fragment (§3.4, §3.5), and is refused at the "#".
+    """
+    start, end = span
+    if start < 0:
+        start = end = path_end
+    else:
+        start -= 1  # the "?"
+    new = f"{text[:start]}?{query}{text[end:]}"
+    made = parse(new)
+    if made.query != query:
+        raise URIError(
+            'a query cannot hold "#", which starts the fragment (§3.4, §3.5); '
+            "percent-encode it as %23",
+            text=new,
+            position=start + 1 + query.index("#"),
+            rule="query",
+        )
+    return made
 
 
 def param_list(pairs: Pairs, params: Mapping[str, QueryValues]) -> list[tuple[str, QueryValues]]:

@@ -27,39 +27,21 @@ and what constructing it needs.
 
 from __future__ import annotations
 
-import re
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    ClassVar,
-    Final,
-    NoReturn,
-    cast,
-    overload,
-)
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, cast, overload
 from urllib.parse import ParseResult, SplitResult
 
 from . import _seam
 from . import query as _query
 from ._contracts import Group
+from ._defaults import DEFAULT_REGISTRY, KEEP, registry_of
 from ._seam import Store
 from ._shortcuts import set_as_written
 from ._store import ReferencePattern
-from .components import Parts, compose, from_split_result, with_changes
-from .errors import URIError
+from .components import Parts, check_recomposed, compose, from_split_result, redacted, with_changes
 from .grammar import IRI_GRAMMAR, URI_GRAMMAR, Grammar
-from .host import IPAddress, Origin, hostname, origin_key, parse_host
-from .types import (
-    Codec,
-    Component,
-    DecodeErrors,
-    Flavor,
-    HostType,
-    Kind,
-    Level,
-    Spec,
-)
-from .validate import PORT_MAX, port_shown, port_value
+from .host import IPAddress, Origin, effective_port, hostname, origin_key, parse_host
+from .types import Codec, Component, DecodeErrors, Flavor, HostType, Kind, Level, Spec
+from .validate import port_number
 
 if TYPE_CHECKING:
     from pathlib import PurePath
@@ -73,31 +55,6 @@ if TYPE_CHECKING:
     from .schemes import SchemeRegistry
 
 __all__ = ["IRI", "URI", "AnyURI"]
-
-_KEEP: Final[Any] = object()  # replace(): "leave this component as it is"
-
-
-class _DefaultRegistry:
-    """The default of a ``registry`` parameter: ``urikit.schemes.DEFAULT_REGISTRY``,
-    looked up when a call needs it (the registry's tables load on first use)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "DEFAULT_REGISTRY"
-
-
-#: Stands for ``urikit.schemes.DEFAULT_REGISTRY`` as a default value.
-_DEFAULT_REGISTRY: Final = cast("SchemeRegistry", _DefaultRegistry())
-
-
-def _registry_of(registry: SchemeRegistry) -> SchemeRegistry:
-    """``registry``, or ``urikit.schemes.DEFAULT_REGISTRY`` for its stand-in."""
-    if registry is _DEFAULT_REGISTRY:
-        from .schemes import DEFAULT_REGISTRY as default
-
-        return default
-    return registry
 
 
 class _Reference(Store):
@@ -113,12 +70,7 @@ class _Reference(Store):
     _grammar: ClassVar[Grammar] = URI_GRAMMAR
     _rule: ClassVar[str] = "URI-reference"
     _iri: ClassVar[bool] = False
-    if TYPE_CHECKING:
-
-        @staticmethod
-        def _fullmatch(text: str) -> re.Match[str] | None: ...
-
-    else:
+    if not TYPE_CHECKING:
         _fullmatch = ReferencePattern(URI_GRAMMAR)
 
     @classmethod
@@ -130,9 +82,7 @@ class _Reference(Store):
 
     def _same(self, other: URI | IRI | str) -> Self:
         """``other`` read by this reference's grammar (a URI or IRI of this class as it is)."""
-        if type(other) is type(self):
-            return other
-        return type(self)(other)
+        return other if type(other) is type(self) else type(self)(other)
 
     # -- the value ------------------------------------------------------------
 
@@ -148,15 +98,8 @@ class _Reference(Store):
 
     def __eq__(self, other: object) -> bool:
         """Simple string comparison (RFC 3986 §6.2.1); see ``equivalent()`` for more."""
-        if isinstance(other, _Reference):
-            return self._text == other._text
-        if isinstance(other, str):
-            return self._text == other
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
+        text = _text_of(other)
+        return NotImplemented if text is None else self._text == text
 
     def __lt__(self, other: object) -> bool:
         text = _text_of(other)
@@ -207,19 +150,7 @@ class _Reference(Store):
         its text), but a port is the number of a TCP or UDP port, 0 to 65535 (RFC 9293
         §3.1, RFC 768): a larger one raises :class:`URIError` at the port.
         """
-        port = self.port
-        if not port:
-            return None
-        number = port_value(port)
-        if number is not None:
-            return number
-        raise URIError(
-            f"the port {port_shown(port)} is above {PORT_MAX}, the largest TCP or UDP port number "
-            "(RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 sets no bound, so the URI itself is valid)",
-            text=self._text,
-            position=self._span(Group.PORT)[0],
-            rule="port",
-        )
+        return port_number(self.port, self._text, self._span(Group.PORT)[0])
 
     def span(self, component: Component) -> tuple[int, int] | None:
         """Where ``component`` (RFC 3986 §3) stands in the text, or ``None`` when undefined."""
@@ -334,19 +265,17 @@ class _Reference(Store):
         base, fragments aside.
         """
         if base is None:
-            text = self._text
-            return text == "" or text[0] == "#"
+            return self._text[:1] in ("", "#")
         base_ref = self._same(base)
         target = base_ref.resolve(cast("URI | IRI", self))
-        return _without_fragment(target) == _without_fragment(base_ref)
+        return target.parts._replace(fragment=None) == base_ref.parts._replace(fragment=None)
 
     # -- the names urllib.parse uses (docs/migration.md) -------------------------------
 
     @property
     def netloc(self) -> str:
         """The authority, ``""`` when there is none: ``urllib.parse``'s ``netloc``."""
-        authority = self.authority
-        return "" if authority is None else authority
+        return self.authority or ""
 
     @property
     def hostname(self) -> str | None:
@@ -368,10 +297,8 @@ class _Reference(Store):
 
         RFC 3986 §3.2.1 deprecates passwords in URIs; see :meth:`redacted`.
         """
-        userinfo = self.userinfo
-        if userinfo is None or ":" not in userinfo:
-            return None
-        return userinfo.partition(":")[2]
+        _, colon, password = (self.userinfo or "").partition(":")
+        return password if colon else None
 
     def decode(self, encoding: str = "utf-8", errors: str = "strict") -> NoReturn:
         """Refused: a reference is text, not bytes.
@@ -411,14 +338,7 @@ class _Reference(Store):
     def effective_port(self) -> int | None:
         """The port a client connects to: the port given, else the scheme's default
         port (§3.2.3, §6.2.3; ``urikit.schemes``); ``None`` when neither is known."""
-        number = self.port_number
-        if number is not None:
-            return number
-        scheme = self.scheme
-        if scheme is None or self.host is None:
-            return None
-        spec = _registry_of(_DEFAULT_REGISTRY).get(scheme)
-        return None if spec is None else spec.default_port
+        return effective_port(self.scheme, self.host, self.port_number)
 
     @property
     def origin(self) -> Origin | None:
@@ -439,14 +359,7 @@ class _Reference(Store):
 
     def redacted(self, mask: str = "***") -> str:
         """The text with the password of the userinfo masked (RFC 3986 §7.5)."""
-        text = self._text
-        start, end = self._span(Group.USERINFO)
-        if start < 0:
-            return text
-        colon = text.find(":", start, end)
-        if colon < 0 or colon + 1 == end:
-            return text
-        return text[: colon + 1] + mask + text[end:]
+        return redacted(self._text, self._span(Group.USERINFO), mask)
 
     # -- reading real-world input (Appendix C) -------------------------------------
 
@@ -492,42 +405,23 @@ class _Reference(Store):
         that would change the structure (a "#" in a query, say) is an error.
         The combinations the grammar forbids are refused (§3.3, §4.2).
         """
-        text, given = compose(
-            scheme=scheme,
-            authority=authority,
-            userinfo=userinfo,
-            host=host,
-            port=port,
-            path=path,
-            query=query,
-            fragment=fragment,
-            encode=encode,
-            iri=cls._grammar.iri,
-        )
+        components = (scheme, authority, userinfo, host, port, path, query, fragment)
+        text, given = compose(*components, encode=encode, iri=cls._grammar.iri)
         result = cls(text)
-        for name, value in given.items():
-            if getattr(result, name) != value:
-                span = result.span(name)
-                raise URIError(
-                    f"the {name} {value!r} would not survive recomposition: it holds a "
-                    f"delimiter of another component; percent-encode it or pass encode=True",
-                    text=text,
-                    position=span[1] if span else 0,
-                    rule=name,
-                )
+        check_recomposed(result.parts, given)
         return result
 
     def replace(
         self,
         *,
-        scheme: str | None = _KEEP,
-        authority: str | None = _KEEP,
-        userinfo: str | None = _KEEP,
-        host: str | None = _KEEP,
-        port: str | int | None = _KEEP,
-        path: str = _KEEP,
-        query: str | None = _KEEP,
-        fragment: str | None = _KEEP,
+        scheme: str | None = KEEP,
+        authority: str | None = KEEP,
+        userinfo: str | None = KEEP,
+        host: str | None = KEEP,
+        port: str | int | None = KEEP,
+        path: str = KEEP,
+        query: str | None = KEEP,
+        fragment: str | None = KEEP,
         encode: bool = False,
     ) -> Self:
         """A new reference with some components changed; ``None`` removes one (RFC 3986 §5.3).
@@ -539,17 +433,8 @@ class _Reference(Store):
         :class:`URIError`: ``authority=None`` removes the authority, and
         ``host=""`` empties the host.
         """
-        given: dict[str, Any] = {
-            "scheme": scheme,
-            "authority": authority,
-            "userinfo": userinfo,
-            "host": host,
-            "port": port,
-            "path": path,
-            "query": query,
-            "fragment": fragment,
-        }
-        changed = {name: value for name, value in given.items() if value is not _KEEP}
+        given = (scheme, authority, userinfo, host, port, path, query, fragment)
+        changed = {k: v for k, v in zip(Parts._fields, given, strict=True) if v is not KEEP}
         components = with_changes(self.parts, changed, encode=encode, iri=self._grammar.iri)
         return type(self).build(**components)
 
@@ -573,21 +458,9 @@ class _Reference(Store):
             target = _seam.resolved(cls, self._text, ref, strict)
             if target is not None:
                 return self if target._text == self._text else target
-        from . import legacy
-        from .resolution import check_base, transform_references
+        from .legacy import resolve_by
 
-        base = self.parts
-        check_base(base)
-        if spec == "rfc3986":
-            text = transform_references(base, self._same(ref).parts, strict=strict)
-        elif spec == "rfc2396":
-            text = legacy.resolve_rfc2396(base, self._same(ref).parts, strict=strict)
-        elif spec == "rfc1630":
-            text = legacy.resolve_rfc1630(base, self._same(ref).parts)
-        else:
-            raise ValueError(
-                f"unknown resolution spec {spec!r}; expected 'rfc3986', 'rfc2396' or 'rfc1630'"
-            )
+        text = resolve_by(spec, self.parts, lambda: self._same(ref).parts, strict=strict)
         return self if text == self._text else cls._parse(text)
 
     def relativize(self, target: URI | IRI | str) -> Self:
@@ -622,7 +495,7 @@ class _Reference(Store):
         self,
         *,
         level: Level = "scheme",
-        registry: SchemeRegistry = _DEFAULT_REGISTRY,
+        registry: SchemeRegistry = DEFAULT_REGISTRY,
         **steps: Unpack[Steps],
     ) -> _Reference:
         """The normal form at ``level`` of the comparison ladder (RFC 3986 §6.2).
@@ -646,28 +519,20 @@ class _Reference(Store):
         return self._normalized(level, registry, steps)
 
     def _normalized(self, level: Level, registry: SchemeRegistry, steps: Steps) -> _Reference:
-        """:meth:`normalize` with its steps gathered: the seam answers when no step is on."""
+        """:meth:`normalize` with its steps gathered: the seam answers when no step is on,
+        the readable algorithm (``normalization.normalize``) otherwise."""
         if not steps:
             if level == "scheme" or level == "syntax":
-                given = None if registry is _DEFAULT_REGISTRY else registry
+                given = None if registry is DEFAULT_REGISTRY else registry
                 made = _seam.normalized(type(self), self._text, level, given)
                 if made is not None:
                     return self if made._text == self._text else made
             elif level == "string":
                 return self
-        return self._normalize_parts(level, registry, steps)
+        from .normalization import normalize  # the readable algorithm
 
-    def _normalize_parts(self, level: Level, registry: SchemeRegistry, steps: Steps) -> _Reference:
-        """:meth:`normalize` by the readable algorithm (``normalization.normalize``)."""
-        from .normalization import normalize
-
-        normal = normalize(
-            self.parts,
-            level=level,
-            registry=_registry_of(registry),
-            iri=self._grammar.iri,
-            steps=steps or None,
-        )
+        registry = registry_of(registry)
+        normal = normalize(self.parts, level=level, registry=registry, iri=self._iri, steps=steps)
         result: type[_Reference] = IRI if steps.get("idna") == "u-label" else type(self)
         if normal == self._text and result is type(self):
             return self
@@ -770,23 +635,8 @@ class _Reference(Store):
         if made is not None or query is None:  # removing the query always leaves a reference
             return made if made is not None else self
         # Not a query of this grammar (§3.4): the parse of the new text says where.
-        text = self._text
-        start, end = self._span(Group.QUERY)
-        if start < 0:
-            start = end = self._span(Group.PATH)[1]
-        else:
-            start -= 1  # the "?"
-        new = f"{text[:start]}?{query}{text[end:]}"
-        made = type(self)._parse(new)
-        if made.query != query:  # a "#" ends the query and starts a fragment (§3.5)
-            raise URIError(
-                'a query cannot hold "#", which starts the fragment (§3.4, §3.5); '
-                "percent-encode it as %23",
-                text=new,
-                position=start + 1 + query.index("#"),
-                rule="query",
-            )
-        return made
+        span, path_end = self._span(Group.QUERY), self._span(Group.PATH)[1]
+        return _query.splice_query(self._text, span, path_end, query, type(self)._parse)
 
     # -- the path (§3.3) ---------------------------------------------------------------
 
@@ -810,15 +660,13 @@ class _Reference(Store):
         from .paths import joinpath
 
         path = joinpath(
-            self.path, names, iri=self._grammar.iri, scheme=self.scheme, authority=self.authority
+            self.path, names, iri=self._iri, scheme=self.scheme, authority=self.authority
         )
         return self if path == self.path else self.replace(path=path)
 
     def __truediv__(self, name: str) -> Self:
         """``self / name``: :meth:`joinpath` of the one data segment ``name`` (§3.3)."""
-        if not isinstance(name, str):
-            return NotImplemented
-        return self.joinpath(name)
+        return self.joinpath(name) if isinstance(name, str) else NotImplemented
 
     def parent(self) -> Self:
         """The parent collection, resolved as ``".."`` would be (§5.2)."""
@@ -873,12 +721,6 @@ def _text_of(value: object) -> str | None:
     if isinstance(value, str):
         return value
     return None
-
-
-def _without_fragment(ref: _Reference) -> str:
-    text = ref._text
-    start = ref._span(Group.FRAGMENT)[0]
-    return text if start < 0 else text[: start - 1]
 
 
 class URI(_Reference):

@@ -69,6 +69,24 @@ def port_shown(port: str) -> str:
     return port if len(port) <= 20 else f"of {len(port)} digits"
 
 
+def port_number(port: str | None, text: str, position: int) -> int | None:
+    """The port ``port`` at ``position`` in ``text`` as a number (``URI.port_number``),
+    ``None`` when it is absent or empty (§3.2.3); above :data:`PORT_MAX` it raises
+    :class:`URIError` at the port."""
+    if not port:
+        return None
+    number = port_value(port)
+    if number is not None:
+        return number
+    raise URIError(
+        f"the port {port_shown(port)} is above {PORT_MAX}, the largest TCP or UDP port number "
+        "(RFC 9293 §3.1, RFC 768; RFC 3986 §3.2.3 sets no bound, so the URI itself is valid)",
+        text=text,
+        position=position,
+        rule="port",
+    )
+
+
 def _span(ends: tuple[int, ...], group: Group) -> tuple[int, int]:
     """The span of the component ``group`` in the sixteen ends of a scan."""
     at = 2 * (group - 1)
