@@ -97,7 +97,7 @@ class Operation(enum.Enum):
     #: one scan for the query; the scalar function for the rows whose query may hold
     #: the parameter named (its name as written, or a name with "%" or "+" in it)
     PARAM = "param"
-    #: one scan for the host; :attr:`ColumnFunction.host` once for each distinct host
+    #: one scan for the host; :attr:`ColumnFunction.host` of the distinct hosts
     HOST = "host"
     #: one router (:class:`urikit.template.Router`) for the column, each row matched
     ROUTE = "route"
@@ -245,16 +245,18 @@ def _public_suffix(text: str, *, private: bool = True, iri: bool = False, **_: A
     return public_suffix(_reference(text, iri), private=private)
 
 
-def _host_registrable_domain(host: str, *, private: bool = True, **_: Any) -> Any:
-    from .sites import registrable_domain
+def _hosts_registrable_domain(hosts: list[str], *, private: bool = True, **_: Any) -> list[Any]:
+    from .sites import default_list
 
-    return registrable_domain(host, private=private)
+    find = default_list().registrable_domain
+    return [find(host, private=private) for host in hosts]
 
 
-def _host_public_suffix(host: str, *, private: bool = True, **_: Any) -> Any:
-    from .sites import public_suffix
+def _hosts_public_suffix(hosts: list[str], *, private: bool = True, **_: Any) -> list[Any]:
+    from .sites import default_list
 
-    return public_suffix(host, private=private)
+    find = default_list().public_suffix
+    return [find(host, private=private) for host in hosts]
 
 
 def router(templates: Any) -> Any:
@@ -332,7 +334,7 @@ class ColumnFunction:
     #: The scalar function takes the octets (``bytes``) of a row that is not UTF-8 too;
     #: for the other functions such a row is invalid.
     reads_octets: bool = False
-    #: For :attr:`Operation.HOST`: the answer for the text of a row's host.
+    #: For :attr:`Operation.HOST`: the answers for a list of the texts of rows' hosts.
     host: Callable[..., Any] | None = None
     #: An option whose value chooses the type of the answer, and the type for each
     #: value (``parse``'s ``reading``); ``result`` is the type for its default.
@@ -544,7 +546,7 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         _registrable_domain,
         Operation.HOST,
         options=(Option("private", True), _IRI, _ERRORS),
-        host=_host_registrable_domain,
+        host=_hosts_registrable_domain,
     ),
     ColumnFunction(
         "public_suffix",
@@ -554,7 +556,7 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         _public_suffix,
         Operation.HOST,
         options=(Option("private", True), _IRI, _ERRORS),
-        host=_host_public_suffix,
+        host=_hosts_public_suffix,
     ),
     ColumnFunction(
         "template_match",

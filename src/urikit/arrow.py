@@ -259,22 +259,22 @@ def _parse_whatwg(col: Column, errors: str, names: list[str]) -> Result:
 
 
 def _host(function: ColumnFunction, call: Call) -> Result:
-    """One scan for each row's host (RFC 3986 §3.2.2); the function's answer for a host
-    (:attr:`ColumnFunction.host`) once for each distinct host of a chunk."""
+    """One scan for each row's host (RFC 3986 §3.2.2); the function's answers for the
+    distinct hosts of a chunk (:attr:`ColumnFunction.host`), each asked once."""
     col, options = call.col, call.options
     iri, errors = options["iri"], options["errors"]
     _check_errors(errors)
     kw = {k: v for k, v in options.items() if k not in ("errors", "iri")}
     of_host = function.host
     assert of_host is not None
-    of_host("", **kw)  # a bad option is a bad call
+    of_host([], **kw)  # a bad option is a bad call
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
         split = _kernel().split(chunk, iri, ("host",))
         if errors == "raise":
             _raise_first(chunk, split, iri, start)
         hosts = split.components["host"].dictionary_encode()
-        found = [of_host(host, **kw) for host in hosts.dictionary.to_pylist()]
+        found = of_host(hosts.dictionary.to_pylist(), **kw)
         answers = pa.array(found, pa.string()).take(hosts.indices)
         return answers.cast(pa.string_view())
 
