@@ -196,7 +196,7 @@ def site_cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callab
         [
             f"http://h{k}.{urikit.URI(u).host or 'x.example'}/" if urikit.is_valid(u) else u
             for k, u in enumerate(rows)
-        ]  # fmt: skip
+        ]
     )
     loop = rows[: n // 10]
 
