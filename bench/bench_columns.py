@@ -182,7 +182,84 @@ def cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[]
     )
     out.append(("resolve", "urikit.arrow.resolve, one base", lambda: arrow.resolve(one_base, refs)))
     out.append(("resolve", "Python loop of urikit.resolve (1/10 of rows, x10)", resolve_loop))
-    return out + param_cases(column, rows)
+    return out + param_cases(column, rows) + site_cases(column, rows) + template_cases(len(rows))
+
+
+def site_cases(column: pa.Array, rows: list[str]) -> list[tuple[str, str, Callable[[], object]]]:
+    """registrable_domain from the URL text: the column function (one scan for the
+    hosts, the list once per distinct host) on the corpus and on a column whose every
+    host is distinct, against tldextract (offline, its bundled snapshot) on each URL."""
+    from urikit.sites import registrable_domain
+
+    n = len(rows)
+    distinct = pa.array(
+        [
+            f"http://h{k}.{urikit.URI(u).host or 'x.example'}/" if urikit.is_valid(u) else u
+            for k, u in enumerate(rows)
+        ]
+    )
+    loop = rows[: n // 10]
+
+    def scalar_loop() -> list[str | None]:
+        answers: list[str | None] = []
+        for text in loop:
+            try:
+                answers.append(registrable_domain(urikit.URI(text)))
+            except urikit.URIError:
+                answers.append(None)
+        return answers
+
+    out: list[tuple[str, str, Callable[[], object]]] = [
+        ("sites", "urikit.arrow.registrable_domain", lambda: arrow.registrable_domain(column)),
+        (
+            "sites",
+            "urikit.arrow.registrable_domain, every host distinct",
+            lambda: arrow.registrable_domain(distinct),
+        ),
+        ("sites", "Python loop of registrable_domain(URI) (1/10 of rows, x10)", scalar_loop),
+    ]
+    try:
+        import tldextract
+    except ImportError:
+        return out
+    extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+    extract("www.example.com")
+    out.append(
+        (
+            "sites",
+            "tldextract a URL (1/10 of rows, x10)",
+            lambda: [extract(text).top_domain_under_public_suffix for text in loop],
+        )
+    )
+    return out
+
+
+def template_cases(n: int) -> list[tuple[str, str, Callable[[], object]]]:
+    """template_match against a router of 1,000 API templates (bench_template's), on a
+    column of ``n`` URIs expanded from them (one in ten matches none), against
+    Router.match in a Python loop, and the URL Standard's parse of the corpus."""
+    from bench_template import route_templates, route_uris
+
+    from urikit.template import Router
+
+    templates = route_templates(1000)
+    uris = route_uris(templates, n)
+    column = pa.array(uris, pa.string())
+    router = Router(templates)
+    loop = uris[: n // 10]
+    arrow.template_match(column.slice(0, 10), router)  # the router made before timing
+    return [
+        (
+            "template_match",
+            "urikit.arrow.template_match, 1,000 templates",
+            lambda: arrow.template_match(column, router),
+        ),
+        (
+            "template_match",
+            "Python loop of Router.match (1/10 of rows, x10)",
+            lambda: [router.match(text) for text in loop],
+        ),
+    ]
 
 
 #: The parameter the query_param cases look up (in about 3% of the corpus's queries).

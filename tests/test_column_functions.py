@@ -37,8 +37,18 @@ ROWS: list[str | None] = [
     "javascript:alert(1)",
     "//h/p#",
 ]
-#: The text argument given to a function of :attr:`Shape.COLUMN_AND_TEXT` without a default.
-TEXTS = {"name": "q"}
+#: The text argument given to a function of :attr:`Shape.COLUMN_AND_TEXT` or
+#: :attr:`Shape.COLUMN_AND_VALUE` without a default.
+TEXTS: dict[str, Any] = {
+    "name": "q",
+    "templates": [
+        "http://{host}{/path*}{?q*}",
+        "mailto:{to}",
+        "//h/{p}#",
+        "{scheme}:{+rest}",
+        "g/{h}{?q}",
+    ],
+}
 
 
 @pytest.fixture(params=["compiled", "pure"])
@@ -165,7 +175,16 @@ def test_duckdb_builds_every_row() -> None:
     duckdb = pytest.importorskip("duckdb")
     import urikit.duckdb
 
-    assert tuple(sorted(f"uri_{f.name}" for f in FUNCTIONS)) == urikit.duckdb.FUNCTIONS
+    variants = [
+        f"uri_{f.name}_{value}"
+        for f in FUNCTIONS
+        if f.variant is not None
+        for value in f.variant[1]
+        if value != f.defaults[f.variant[0]]
+    ]
+    assert variants == ["uri_parse_whatwg"]
+    names = sorted([*(f"uri_{f.name}" for f in FUNCTIONS), *variants])
+    assert tuple(names) == urikit.duckdb.FUNCTIONS
     con = urikit.duckdb.register(duckdb.connect())
     try:
         urls = pa.table({"url": pa.array(ROWS, pa.string())})  # noqa: F841
@@ -173,7 +192,11 @@ def test_duckdb_builds_every_row() -> None:
             arguments = ["url"]
             if function.shape is Shape.BASE_AND_COLUMN:
                 arguments.insert(0, f"'{BASE}'")
-            if function.text is not None and function.text[1] is None:
+            if function.shape is Shape.COLUMN_AND_VALUE:
+                assert function.text is not None
+                texts = ", ".join(f"'{t}'" for t in TEXTS[function.text[0]])
+                arguments.append(f"[{texts}]")
+            elif function.text is not None and function.text[1] is None:
                 arguments.append(f"'{TEXTS[function.text[0]]}'")
             sql = f"SELECT uri_{function.name}({', '.join(arguments)}) FROM urls"
             got = [_comparable(function, row) for (row,) in con.sql(sql).fetchall()]
@@ -216,3 +239,124 @@ def test_spark_builds_every_row() -> None:
         assert us.TYPES[function.result] is not None
         if function.result is not Answer.PARSE:
             assert inspect.signature(built) == function.signature(local=False)
+
+
+def _whatwg(text: str | None) -> Any:
+    """The struct of ``parse(col, reading="whatwg")`` for ``text``, from the scalar API."""
+    from urikit import whatwg
+
+    if text is None:
+        return None
+    try:
+        values = whatwg.components(text)
+    except URIError as error:
+        return {
+            **dict.fromkeys(ua.WHATWG_COMPONENTS),
+            "valid": False,
+            "error_position": error.position,
+            "error": error.reason,
+            "error_rule": error.rule,
+        }
+    return {
+        **dict(zip(ua.WHATWG_COMPONENTS, values, strict=True)),
+        "valid": True,
+        **dict.fromkeys(("error_position", "error", "error_rule")),
+    }
+
+
+def test_the_whatwg_reading_of_parse_in_every_adapter(kernel: str) -> None:
+    """``reading="whatwg"``: the URL Standard's getters (§6.1) for each row, its
+    validation error for input its basic URL parser fails on (§4.4), never mixed
+    with RFC 3986's reading."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    import urikit.duckdb
+    import urikit.pandas
+    import urikit.polars
+
+    want = [_whatwg(text) for text in ROWS]
+    got = ua.parse(pa.array(ROWS, pa.string()), reading="whatwg")
+    assert got.type == ua.WHATWG_TYPE
+    assert got.to_pylist() == want
+    assert want[2] is not None and want[2]["host"] == "[2001:db8::1]"  # https default port, §4.4
+    assert want[6] is not None and want[6]["error_rule"] == "missing-scheme-non-relative-URL"
+    fields = ua.parse(pa.array(ROWS), reading="whatwg", fields=["hostname", "error_rule"])
+    assert fields.to_pylist() == [
+        None if w is None else {"hostname": w["hostname"], "error_rule": w["error_rule"]}
+        for w in want
+    ]
+    with pytest.raises(URIError, match="row 4: the input has no scheme"):
+        ua.parse(pa.array(ROWS), reading="whatwg", errors="raise")
+    with pytest.raises(ValueError, match="reading must be one of"):
+        ua.parse(pa.array(ROWS), reading="html")
+    with pytest.raises(ValueError, match="RFC 3987"):
+        ua.parse(pa.array(ROWS), reading="whatwg", iri=True)
+    with pytest.raises(ValueError, match="fields must name"):
+        ua.parse(pa.array(ROWS), reading="whatwg", fields=["scheme"])
+    series = pl.Series("url", ROWS, dtype=pl.String)
+    assert [_plain(v) for v in series.uri.parse(reading="whatwg").to_list()] == want
+    frame = pl.DataFrame({"url": ROWS}, schema={"url": pl.String})
+    expression = pl.col("url").uri.parse(reading="whatwg").alias("x")
+    assert frame.select(expression)["x"].to_list() == want
+    s = pd.Series(ROWS, dtype="string[pyarrow]")
+    assert [_plain(v) for v in s.uri.parse(reading="whatwg").tolist()] == want
+    con = urikit.duckdb.register(duckdb.connect())
+    try:
+        urls = pa.table({"url": pa.array(ROWS, pa.string())})  # noqa: F841
+        rows = con.sql("SELECT uri_parse_whatwg(url) FROM urls").fetchall()
+        assert [row for (row,) in rows] == want
+    finally:
+        con.close()
+
+
+def test_template_match_takes_a_router_and_refuses_a_bad_template(kernel: str) -> None:
+    """A ``Router`` is used as given (its ``allow_dot_segments`` too); a malformed
+    template is a bad call (RFC 6570 §2), not a bad row."""
+    from urikit.template import Router, TemplateError
+
+    column = pa.array(["/files/..", "/files/a", None, "/other"])
+    plain = ua.template_match(column, ["/files/{name}"])
+    assert plain.to_pylist() == [None, {"index": 0, "variables": '{"name":"a"}'}, None, None]
+    router = Router(["/other", "/files/{name}"], allow_dot_segments=True)
+    assert ua.template_match(column, router).to_pylist() == [
+        {"index": 1, "variables": '{"name":".."}'},
+        {"index": 1, "variables": '{"name":"a"}'},
+        None,
+        {"index": 0, "variables": "{}"},
+    ]
+    with pytest.raises(TemplateError):
+        ua.template_match(column, ["/files/{name"])
+    with pytest.raises(TypeError, match="sequence of templates"):
+        ua.template_match(column, "/files/{name}")
+    octets = pa.array([b"/files/\xff"], pa.binary()).view(pa.string())
+    assert ua.template_match(octets, ["{+x}"]).to_pylist() == [None]
+    with pytest.raises(URIError, match="row 0: invalid UTF-8"):
+        ua.template_match(octets, ["{+x}"], errors="raise")
+
+
+def test_sites_of_the_hosts_of_rows(kernel: str) -> None:
+    """The host of each row, read by the scanner (RFC 3986 §3.2.2), then the Public
+    Suffix List: a row without a host, an IP address or a bare suffix gives null."""
+    column = pa.array(
+        [
+            "https://www.Example.CO.UK/a",
+            "http://a.github.io/",
+            "http://192.0.2.1/",
+            "http://[::1]/",
+            "mailto:x@y.example",
+            "http://co.uk/",
+            "http://%65xample.com/",
+            "bad uri",
+            None,
+        ]
+    )
+    assert ua.registrable_domain(column).to_pylist() == [
+        "example.co.uk", "a.github.io", None, None, None, None, "example.com", None, None,
+    ]  # fmt: skip
+    assert ua.registrable_domain(column, private=False).to_pylist()[1] == "github.io"
+    assert ua.public_suffix(column).to_pylist() == [
+        "co.uk", "github.io", None, None, None, "co.uk", "com", None, None,
+    ]  # fmt: skip
+    with pytest.raises(URIError, match="row 7: "):
+        ua.public_suffix(column, errors="raise")

@@ -189,3 +189,27 @@ def test_rows_outside_their_data_are_refused_before_any_row_is_read(
     column = _bad_offsets(type_)
     with pytest.raises(ValueError, match="outside its data"):
         _with(kernel, lambda: getattr(ua, function.name)(*head, column, *_text(function)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(drawn=columns())
+def test_the_whatwg_reading_gets_its_declared_type_and_the_scalar_answers(
+    kernel: Any, drawn: Any
+) -> None:
+    """``parse(col, reading="whatwg")``, the other type of ``parse``, under the same law:
+    the getters of ``urikit.whatwg.components`` for text, the URL Standard's validation
+    error for a failure, and for octets that are not UTF-8 the error of an invalid row."""
+    from test_column_functions import _whatwg
+
+    rows, column = drawn
+    got = _with(kernel, lambda: ua.parse(column, reading="whatwg"))
+    assert isinstance(got, pa.ChunkedArray) == isinstance(column, pa.ChunkedArray)
+    assert got.type == ua.WHATWG_TYPE and len(got) == len(rows)
+    got.validate(full=True)
+    for row, value in zip(rows, got.to_pylist(), strict=True):
+        if isinstance(row, bytes):
+            error = kernels.octets_error(row)
+            assert value["valid"] is False and value["error_rule"] == error.rule
+            assert value["error_position"] == error.position
+        else:
+            assert value == _whatwg(row)

@@ -20,7 +20,9 @@ error, naming the row.
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -39,6 +41,8 @@ __all__ = [
     "Option",
     "Shape",
     "by_name",
+    "router",
+    "variables_json",
 ]
 
 _T = TypeVar("_T")
@@ -53,6 +57,9 @@ class Shape(enum.Enum):
     COLUMN_AND_TEXT = "column and text"
     #: ``f(base, col)``: one base, or a column of bases row by row
     BASE_AND_COLUMN = "base and column"
+    #: ``f(col, value)``: one value for every row that is a sequence of texts or an
+    #: object (the templates of ``template_match``), not one text
+    COLUMN_AND_VALUE = "column and value"
 
 
 class Answer(enum.Enum):
@@ -67,6 +74,11 @@ class Answer(enum.Enum):
     STRING_LIST = "list of strings"
     #: the components, ``valid`` and the error: ``urikit.arrow.PARSE_TYPE``
     PARSE = "parse"
+    #: the URL Standard's getters, ``valid`` and the error: ``urikit.arrow.WHATWG_TYPE``
+    WHATWG = "whatwg"
+    #: the index of the template matched and its variables as a JSON object:
+    #: ``urikit.arrow.TEMPLATE_MATCH_TYPE``
+    TEMPLATE_MATCH = "template match"
 
 
 class Operation(enum.Enum):
@@ -85,6 +97,10 @@ class Operation(enum.Enum):
     #: one scan for the query; the scalar function for the rows whose query may hold
     #: the parameter named (its name as written, or a name with "%" or "+" in it)
     PARAM = "param"
+    #: one scan for the host; :attr:`ColumnFunction.host` of the distinct hosts
+    HOST = "host"
+    #: one router (:class:`urikit.template.Router`) for the column, each row matched
+    ROUTE = "route"
     #: the scalar function for every row
     SCALAR = "scalar"
 
@@ -197,8 +213,92 @@ def _audit_codes(
     return [finding.code for finding in audit(text, registry=registry)]
 
 
-def _parsed(text: str, *, iri: bool = False, **_: Any) -> URI | IRI:
+#: The readings of ``parse``: RFC 3986 (the default) and the URL Standard's.
+READINGS: Final = ("rfc3986", "whatwg")
+
+
+def _parsed(
+    text: str, *, iri: bool = False, reading: str = "rfc3986", **_: Any
+) -> URI | IRI | tuple[str, ...]:
+    """The reference of RFC 3986 (RFC 3987 with ``iri``), or with ``reading="whatwg"``
+    the getters of the URL Standard's URL as ``urikit.whatwg.components`` gives them."""
+    if reading == "whatwg":
+        if iri:
+            raise ValueError('reading="whatwg" reads URLs: iri=True belongs to RFC 3987')
+        from .whatwg import components
+
+        return components(text)
+    if reading != "rfc3986":
+        raise ValueError(f"reading must be one of {list(READINGS)}, not {reading!r}")
     return _reference(text, iri)
+
+
+def _registrable_domain(text: str, *, private: bool = True, iri: bool = False, **_: Any) -> Any:
+    from .sites import registrable_domain
+
+    return registrable_domain(_reference(text, iri), private=private)
+
+
+def _public_suffix(text: str, *, private: bool = True, iri: bool = False, **_: Any) -> Any:
+    from .sites import public_suffix
+
+    return public_suffix(_reference(text, iri), private=private)
+
+
+def _hosts_registrable_domain(hosts: list[str], *, private: bool = True, **_: Any) -> list[Any]:
+    from .sites import default_list
+
+    find = default_list().registrable_domain
+    return [find(host, private=private) for host in hosts]
+
+
+def _hosts_public_suffix(hosts: list[str], *, private: bool = True, **_: Any) -> list[Any]:
+    from .sites import default_list
+
+    find = default_list().public_suffix
+    return [find(host, private=private) for host in hosts]
+
+
+def router(templates: Any) -> Any:
+    """The :class:`urikit.template.Router` of ``templates``: a router itself, or a
+    sequence of templates (texts or ``URITemplate`` s), made once for each sequence
+    (a column function is called again for each batch).  A malformed or ambiguous
+    template raises its ``TemplateError``; anything else is a ``TypeError``."""
+    from .template import Router, URITemplate
+
+    if isinstance(templates, Router):
+        return templates
+    if isinstance(templates, (str, bytes)) or not hasattr(templates, "__iter__"):
+        raise TypeError(
+            "templates is a sequence of templates or a urikit.template.Router,"
+            f" not {type(templates).__name__}"
+        )
+    texts = tuple(str(t) if isinstance(t, URITemplate) else t for t in templates)
+    for t in texts:
+        if not isinstance(t, str):
+            raise TypeError(f"a template is a str or URITemplate, not {type(t).__name__}")
+    return _router(texts)
+
+
+@functools.lru_cache(maxsize=32)
+def _router(texts: tuple[str, ...]) -> Any:
+    from .template import Router
+
+    return Router(texts)
+
+
+def variables_json(variables: Mapping[str, Any]) -> str:
+    """The variables of a match as a JSON object (RFC 8259), in the template's order."""
+    return json.dumps(variables, ensure_ascii=False, separators=(",", ":"))
+
+
+def _template_match(text: str, templates: Any, **_: Any) -> dict[str, Any] | None:
+    """The template of ``templates`` that ``text`` matches (the most specific,
+    ``Router.match``): its index and its variables as JSON; ``None`` when none does."""
+    found = router(templates).match(text)
+    if found is None:
+        return None
+    return {"index": found.index, "variables": variables_json(found.variables)}
 
 
 @dataclass(frozen=True)
@@ -224,7 +324,8 @@ class ColumnFunction:
     operation: Operation
     shape: Shape = Shape.COLUMN
     options: tuple[Option, ...] = ()
-    #: For :attr:`Shape.COLUMN_AND_TEXT`: the text's name and its default (none: required).
+    #: For :attr:`Shape.COLUMN_AND_TEXT` and :attr:`Shape.COLUMN_AND_VALUE`: the text's
+    #: name and its default (none: required).
     text: tuple[str, Any] | None = None
     #: For :attr:`Operation.MAP`: the compiled operation for the options given.
     plan: Callable[[Mapping[str, Any]], ColumnOperation] | None = None
@@ -233,12 +334,28 @@ class ColumnFunction:
     #: The scalar function takes the octets (``bytes``) of a row that is not UTF-8 too;
     #: for the other functions such a row is invalid.
     reads_octets: bool = False
+    #: For :attr:`Operation.HOST`: the answers for a list of the texts of rows' hosts.
+    host: Callable[..., Any] | None = None
+    #: An option whose value chooses the type of the answer, and the type for each
+    #: value (``parse``'s ``reading``); ``result`` is the type for its default.
+    variant: tuple[str, Mapping[Any, Answer]] | None = None
     defaults: Mapping[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(
             self, "defaults", MappingProxyType({o.name: o.default for o in self.options})
         )
+
+    def answer(self, options: Mapping[str, Any]) -> Answer:
+        """The type of the answer for the options given (:attr:`variant`); a value the
+        variant does not know is a ``ValueError``."""
+        if self.variant is None:
+            return self.result
+        name, answers = self.variant
+        value = options.get(name, self.defaults[name])
+        if value not in answers:
+            raise ValueError(f"{name} must be one of {list(answers)}, not {value!r}")
+        return answers[value]
 
     def signature(self, local: bool = True) -> inspect.Signature:
         """The parameters of the function of Arrow columns: ``base`` (for
@@ -309,11 +426,15 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         'Each row taken apart: the 8 components (null where undefined, "" where empty),'
         " ``valid``, and for a row that is not a reference ``error_position`` (in"
         " characters), ``error`` and ``error_rule``, as URIError gives them (RFC 3986 §3,"
-        " §4.1; RFC 3987 §2.2 with iri).  ``fields`` names the fields to build.",
+        " §4.1; RFC 3987 §2.2 with iri).  ``fields`` names the fields to build."
+        '  With reading="whatwg", the getters of the URL Standard\'s URL (href, protocol,'
+        " username, password, host, hostname, port, pathname, search, hash), and for"
+        " input its basic URL parser fails on, the validation error in ``error_rule``.",
         Answer.PARSE,
         _parsed,
         Operation.PARSE,
-        options=(_IRI, _ERRORS, Option("fields", None)),
+        options=(_IRI, _ERRORS, Option("fields", None), Option("reading", "rfc3986")),
+        variant=("reading", {"rfc3986": Answer.PARSE, "whatwg": Answer.WHATWG}),
     ),
     *(
         ColumnFunction(
@@ -415,6 +536,40 @@ FUNCTIONS: Final[tuple[ColumnFunction, ...]] = (
         Operation.SCALAR,
         options=(_REGISTRY,),
         reads_octets=True,
+    ),
+    ColumnFunction(
+        "registrable_domain",
+        "urikit.sites.registrable_domain of each row's host (RFC 3986 §3.2.2) by the"
+        " Public Suffix List: its public suffix and one label more; null for a row"
+        " without a host, an IP address or a public suffix itself.",
+        Answer.STRING,
+        _registrable_domain,
+        Operation.HOST,
+        options=(Option("private", True), _IRI, _ERRORS),
+        host=_hosts_registrable_domain,
+    ),
+    ColumnFunction(
+        "public_suffix",
+        "urikit.sites.public_suffix of each row's host (RFC 3986 §3.2.2) by the Public"
+        " Suffix List; null for a row without a host or with an IP address.",
+        Answer.STRING,
+        _public_suffix,
+        Operation.HOST,
+        options=(Option("private", True), _IRI, _ERRORS),
+        host=_hosts_public_suffix,
+    ),
+    ColumnFunction(
+        "template_match",
+        "The template of ``templates`` (texts, or a urikit.template.Router) that each"
+        " row matches, the most specific first (RFC 6570 by Router.match): ``index``,"
+        " its place in ``templates``, and ``variables``, a JSON object of the values;"
+        " null where no template matches.",
+        Answer.TEMPLATE_MATCH,
+        _template_match,
+        Operation.ROUTE,
+        shape=Shape.COLUMN_AND_VALUE,
+        text=("templates", None),
+        options=(_ERRORS,),
     ),
 )
 

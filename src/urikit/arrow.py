@@ -43,7 +43,16 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 from . import IRI, URI, URIError, _arrow_kernel
 from . import is_valid as _is_valid_text
 from ._arrow_kernel import COMPONENTS, STRING_TYPES, Split, checked, error_of, row_error, rows
-from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction, Operation, Shape
+from ._column_functions import (
+    FUNCTIONS,
+    Answer,
+    Call,
+    ColumnFunction,
+    Operation,
+    Shape,
+    router,
+    variables_json,
+)
 from ._contracts import SCANNED_RULES, ColumnOperation
 from .schemes import DEFAULT_REGISTRY
 from .validate import RULE_NAMES
@@ -64,6 +73,35 @@ PARSE_TYPE: Final = pa.struct(
         ("error_rule", pa.string()),
     ]
 )
+#: The getters of the URL Standard's URL (§6.1), in the order of
+#: ``urikit.whatwg.components``.
+WHATWG_COMPONENTS: Final = (
+    "href",
+    "protocol",
+    "username",
+    "password",
+    "host",
+    "hostname",
+    "port",
+    "pathname",
+    "search",
+    "hash",
+)
+#: The type of ``parse(col, reading="whatwg")``: the getters, ``valid`` and the error
+#: of input the basic URL parser fails on (``error_rule`` its validation error).
+WHATWG_TYPE: Final = pa.struct(
+    [
+        *((name, pa.string_view()) for name in WHATWG_COMPONENTS),
+        ("valid", pa.bool_()),
+        ("error_position", pa.int64()),
+        ("error", pa.string()),
+        ("error_rule", pa.string()),
+    ]
+)
+#: The type of :func:`template_match`: the index of the template in ``templates`` and
+#: its variables as a JSON object (a list for an exploded list, an object for an
+#: exploded associative array), a type every engine carries.
+TEMPLATE_MATCH_TYPE: Final = pa.struct([("index", pa.int64()), ("variables", pa.string())])
 #: The Arrow type of each kind of answer.
 TYPES: Final[Mapping[Answer, pa.DataType]] = {
     Answer.STRING: pa.string_view(),
@@ -72,6 +110,8 @@ TYPES: Final[Mapping[Answer, pa.DataType]] = {
     Answer.HOST_TYPE: _arrow_kernel.HOST_TYPE,
     Answer.STRING_LIST: pa.list_(pa.string()),
     Answer.PARSE: PARSE_TYPE,
+    Answer.WHATWG: WHATWG_TYPE,
+    Answer.TEMPLATE_MATCH: TEMPLATE_MATCH_TYPE,
 }
 #: The fields of :func:`parse` that explain a row that is not a reference.
 _ERROR_FIELDS: Final = ("error_position", "error", "error_rule")
@@ -151,12 +191,15 @@ def _parse(function: ColumnFunction, call: Call) -> Result:
     col, options = call.col, call.options
     iri, errors, fields = options["iri"], options["errors"], options["fields"]
     _check_errors(errors)
-    names = list(PARSE_TYPE.names) if fields is None else list(fields)
-    unknown = [name for name in names if name not in PARSE_TYPE.names]
+    type_ = TYPES[function.answer(options)]
+    names = list(type_.names) if fields is None else list(fields)
+    unknown = [name for name in names if name not in type_.names]
     if unknown or len(set(names)) != len(names) or not names:
-        raise ValueError(
-            f"fields must name distinct fields of {list(PARSE_TYPE.names)}, not {names!r}"
-        )
+        raise ValueError(f"fields must name distinct fields of {list(type_.names)}, not {names!r}")
+    if type_ is WHATWG_TYPE:
+        if iri:
+            raise ValueError('reading="whatwg" reads URLs: iri=True belongs to RFC 3987')
+        return _parse_whatwg(col, errors, names)
     wanted = [name for name in COMPONENTS if name in names]
     explained = any(name in _ERROR_FIELDS for name in names)
 
@@ -173,6 +216,96 @@ def _parse(function: ColumnFunction, call: Call) -> Result:
             [values[name] for name in names],
             fields=[PARSE_TYPE.field(name) for name in names],
             mask=mask,
+        )
+
+    return _each_chunk(col, answer)
+
+
+def _parse_whatwg(col: Column, errors: str, names: list[str]) -> Result:
+    """The URL Standard's basic URL parser (§4.4) for each row, by
+    ``urikit.whatwg.components`` (in C where it is built): its getters, or for a
+    failure ``valid`` false and the validation error, its position and its reason."""
+    from .whatwg import components
+
+    n_components = len(WHATWG_COMPONENTS)
+    nulls: tuple[None, ...] = (None,) * n_components
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        columns: list[list[Any]] = [[] for _ in WHATWG_TYPE.names]
+        for row, text in enumerate(rows(chunk)):
+            values: tuple[Any, ...]
+            if text is None:
+                values = (*nulls, None, None, None, None)
+            else:
+                try:
+                    if isinstance(text, bytes):
+                        raise error_of(text, False)
+                    values = (*components(text), True, None, None, None)
+                except URIError as error:
+                    if errors == "raise":
+                        raise _row_error(start + row, error) from error
+                    values = (*nulls, False, error.position, error.reason, error.rule)
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        by_name = dict(zip(WHATWG_TYPE.names, columns, strict=True))
+        mask = chunk.is_null() if chunk.null_count else None
+        return pa.StructArray.from_arrays(
+            [pa.array(by_name[name], WHATWG_TYPE.field(name).type) for name in names],
+            fields=[WHATWG_TYPE.field(name) for name in names],
+            mask=mask,
+        )
+
+    return _each_chunk(col, answer)
+
+
+def _host(function: ColumnFunction, call: Call) -> Result:
+    """One scan for each row's host (RFC 3986 §3.2.2); the function's answers for the
+    distinct hosts of a chunk (:attr:`ColumnFunction.host`), each asked once."""
+    col, options = call.col, call.options
+    iri, errors = options["iri"], options["errors"]
+    _check_errors(errors)
+    kw = {k: v for k, v in options.items() if k not in ("errors", "iri")}
+    of_host = function.host
+    assert of_host is not None
+    of_host([], **kw)  # a bad option is a bad call
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        split = _kernel().split(chunk, iri, ("host",))
+        if errors == "raise":
+            _raise_first(chunk, split, iri, start)
+        hosts = split.components["host"].dictionary_encode()
+        found = of_host(hosts.dictionary.to_pylist(), **kw)
+        answers = pa.array(found, pa.string()).take(hosts.indices)
+        return answers.cast(pa.string_view())
+
+    return _each_chunk(col, answer)
+
+
+def _route(function: ColumnFunction, call: Call) -> Result:
+    """One router for the column (``urikit.template.Router``, matching in C where it is
+    built), each row matched as written: the most specific template (RFC 6570)."""
+    col, errors, (templates,) = call.col, call.options["errors"], call.text
+    _check_errors(errors)
+    routes = router(templates)  # a malformed template is a bad call
+    match = routes.match
+
+    def answer(chunk: pa.Array, start: int) -> pa.Array:
+        indexes: list[int | None] = []
+        variables: list[str | None] = []
+        valid: list[bool] = []
+        for row, text in enumerate(rows(chunk)):
+            found = None
+            if isinstance(text, str):
+                found = match(text)
+            elif isinstance(text, bytes) and errors == "raise":
+                raise _row_error(start + row, error_of(text, False))
+            valid.append(found is not None)
+            indexes.append(None if found is None else found.index)
+            variables.append(None if found is None else variables_json(found.variables))
+        return pa.StructArray.from_arrays(
+            [pa.array(indexes, pa.int64()), pa.array(variables, pa.string())],
+            fields=list(TEMPLATE_MATCH_TYPE),
+            mask=pc.invert(pa.array(valid, pa.bool_())),
         )
 
     return _each_chunk(col, answer)
@@ -431,6 +564,8 @@ _IMPLEMENTATIONS: Final[Mapping[Operation, Callable[[ColumnFunction, Call], Resu
     Operation.RULE: _rule,
     Operation.MAP: _map,
     Operation.PARAM: _param,
+    Operation.HOST: _host,
+    Operation.ROUTE: _route,
     Operation.SCALAR: _map,
 }
 

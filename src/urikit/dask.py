@@ -27,9 +27,15 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from . import IRI, URI
 from ._arrow_kernel import COMPONENTS
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
+from .arrow import WHATWG_COMPONENTS
 from .pandas import UriAccessor
 
-__all__ = ["PARSE_TYPE", *sorted(function.name for function in FUNCTIONS)]
+__all__ = [
+    "PARSE_TYPE",
+    "TEMPLATE_MATCH_TYPE",
+    "WHATWG_TYPE",
+    *sorted(function.name for function in FUNCTIONS),
+]
 
 #: The columns of :func:`parse`'s answers, and their Arrow types.
 PARSE_TYPE: Final = pa.struct(
@@ -41,6 +47,17 @@ PARSE_TYPE: Final = pa.struct(
         ("error_rule", pa.large_string()),
     ]
 )
+#: The columns of ``parse(col, reading="whatwg")``: the URL Standard's getters,
+#: ``valid`` and the error.
+WHATWG_TYPE: Final = pa.struct(
+    [
+        *((name, pa.large_string()) for name in WHATWG_COMPONENTS),
+        *list(PARSE_TYPE)[len(COMPONENTS) :],
+    ]
+)
+#: The type of :func:`template_match`: the index of the template and its variables as
+#: a JSON object.
+TEMPLATE_MATCH_TYPE: Final = pa.struct([("index", pa.int64()), ("variables", pa.large_string())])
 #: The Arrow type of each kind of answer, as the ``uri`` accessor gives it.
 TYPES: Final = {
     Answer.STRING: pa.large_string(),
@@ -49,6 +66,8 @@ TYPES: Final = {
     Answer.INT64: pa.int64(),
     Answer.STRING_LIST: pa.list_(pa.string()),
     Answer.PARSE: PARSE_TYPE,
+    Answer.WHATWG: WHATWG_TYPE,
+    Answer.TEMPLATE_MATCH: TEMPLATE_MATCH_TYPE,
 }
 
 
@@ -65,18 +84,21 @@ def _pairs(base: pd.Series, series: pd.Series, method: str, *args: Any, **kw: An
     return _method(series, method, pa.array(base, pa.string()), *args, **kw)
 
 
-def _fields(series: pd.Series, iri: bool) -> pd.DataFrame:
-    return UriAccessor(series).parse(iri=iri).struct.explode()
+def _fields(series: pd.Series, iri: bool, reading: str = "rfc3986") -> pd.DataFrame:
+    return UriAccessor(series).parse(iri=iri, reading=reading).struct.explode()
 
 
-def parse(col: dd.Series, *, iri: bool = False) -> Any:
+def parse(col: dd.Series, *, iri: bool = False, reading: str = "rfc3986") -> Any:
     """Each row taken apart: a Dask ``DataFrame`` with a column per field of
     :data:`PARSE_TYPE`, the 8 components, ``valid``, and for a row that is not a
     reference ``error_position``, ``error`` and ``error_rule`` (all null for a null
-    row); see :func:`urikit.arrow.parse`."""
-    meta = pd.DataFrame({f.name: _meta(f.name, f.type) for f in PARSE_TYPE})
+    row); with ``reading="whatwg"``, the fields of :data:`WHATWG_TYPE`, the URL
+    Standard's getters; see :func:`urikit.arrow.parse`."""
+    _fields(pd.Series([], dtype="string[pyarrow]"), iri, reading)  # a bad call fails now
+    type_ = WHATWG_TYPE if reading == "whatwg" else PARSE_TYPE
+    meta = pd.DataFrame({f.name: _meta(f.name, f.type) for f in type_})
     partitions: Any = col.map_partitions
-    return partitions(_fields, iri, meta=meta)
+    return partitions(_fields, iri, reading, meta=meta)
 
 
 def _function(function: ColumnFunction) -> Callable[..., Any]:

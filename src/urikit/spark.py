@@ -35,8 +35,14 @@ from pyspark.sql.pandas.functions import arrow_udf
 from . import IRI, URI, arrow
 from ._arrow_kernel import COMPONENTS, plain_strings
 from ._column_functions import FUNCTIONS, Answer, Call, ColumnFunction
+from .arrow import WHATWG_COMPONENTS
 
-__all__ = ["PARSE_TYPE", *sorted(function.name for function in FUNCTIONS)]
+__all__ = [
+    "PARSE_TYPE",
+    "TEMPLATE_MATCH_TYPE",
+    "WHATWG_TYPE",
+    *sorted(function.name for function in FUNCTIONS),
+]
 
 ColumnOrName: TypeAlias = "Column | str"
 
@@ -50,6 +56,19 @@ PARSE_TYPE: Final = T.StructType(
         T.StructField("error_rule", T.StringType()),
     ]
 )
+#: The type of ``parse(col, reading="whatwg")``: the URL Standard's getters, ``valid``
+#: and the error of input its parser fails on (``error_rule``: the validation error).
+WHATWG_TYPE: Final = T.StructType(
+    [
+        *(T.StructField(name, T.StringType()) for name in WHATWG_COMPONENTS),
+        *PARSE_TYPE.fields[len(COMPONENTS) :],
+    ]
+)
+#: The type of :func:`template_match`: the index of the template and its variables as
+#: a JSON object.
+TEMPLATE_MATCH_TYPE: Final = T.StructType(
+    [T.StructField("index", T.LongType()), T.StructField("variables", T.StringType())]
+)
 #: The Spark type of each kind of answer.
 TYPES: Final = {
     Answer.STRING: T.StringType(),
@@ -58,6 +77,8 @@ TYPES: Final = {
     Answer.INT64: T.LongType(),
     Answer.STRING_LIST: T.ArrayType(T.StringType()),
     Answer.PARSE: PARSE_TYPE,
+    Answer.WHATWG: WHATWG_TYPE,
+    Answer.TEMPLATE_MATCH: TEMPLATE_MATCH_TYPE,
 }
 
 
@@ -86,20 +107,24 @@ def _udf(
 # -- parsing (RFC 3986 §3, §4.1; RFC 3987 §2.2) -------------------------------------------
 
 
-def parse(col: ColumnOrName, *, iri: bool = False) -> Column:
+def parse(col: ColumnOrName, *, iri: bool = False, reading: str = "rfc3986") -> Column:
     """Each row taken apart, as :data:`PARSE_TYPE`: the 8 components (null where
     undefined, ``""`` where empty), ``valid``, and for a row that is not a
     reference ``error_position`` (in characters), ``error`` and ``error_rule``, as
-    :class:`~urikit.URIError` gives them.  A null row gives a null struct.
+    :class:`~urikit.URIError` gives them.  A null row gives a null struct.  With
+    ``reading="whatwg"``, the URL Standard's getters as :data:`WHATWG_TYPE`.
 
     The struct is built in Spark from one Arrow UDF per field, so that a query
     that reads some fields (``parse(c).host``) has Spark compute and ship only
     those: its optimizer drops the others.  On a worker the fields of one batch
     come from one :func:`urikit.arrow.parse` of it."""
     column = _column(col)
+    empty = pa.array([], pa.string())
+    arrow.parse(empty, iri=iri, reading=reading)  # a bad call fails before a job runs
+    type_ = WHATWG_TYPE if reading == "whatwg" else PARSE_TYPE
     fields = [
-        _udf(_ParseField(field.name, iri), field.dataType, column, name=field.name)
-        for field in PARSE_TYPE
+        _udf(_ParseField(field.name, iri, reading), field.dataType, column, name=field.name)
+        for field in type_
     ]
     whole = F.when(column.isNull(), F.lit(None)).otherwise(F.struct(*fields))
     return whole.alias("parse")
@@ -119,13 +144,15 @@ class _ParseField:
     _last: ClassVar[tuple[tuple[Any, ...], Any, Any] | None] = None
     _asked: ClassVar[set[str]] = set()
 
-    def __init__(self, name: str, iri: bool) -> None:
+    def __init__(self, name: str, iri: bool, reading: str = "rfc3986") -> None:
         self.name = name
         self.iri = iri
+        self.reading = reading
 
     def __call__(self, batch: pa.Array) -> pa.Array:
         key = (
             self.iri,
+            self.reading,
             batch.type,
             batch.offset,
             len(batch),
@@ -143,8 +170,9 @@ class _ParseField:
         return last[2].field(self.name)
 
     def _parse(self, batch: pa.Array, wanted: set[str]) -> pa.Array:
-        fields = [name for name in PARSE_TYPE.names if name in wanted]
-        return arrow.parse(batch, iri=self.iri, fields=fields)
+        type_ = WHATWG_TYPE if self.reading == "whatwg" else PARSE_TYPE
+        fields = [name for name in type_.names if name in wanted]
+        return arrow.parse(batch, iri=self.iri, fields=fields, reading=self.reading)
 
 
 def _function(function: ColumnFunction) -> Callable[..., Column]:

@@ -197,6 +197,12 @@ class Router:
     def __len__(self) -> int:
         return len(self._templates)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """A router pickles as its templates and ``allow_dot_segments`` (its compiled
+        router is made again where it is unpickled, as on a Spark or Dask worker)."""
+        texts = tuple(str(template) for template in self._templates)
+        return (_rebuilt, (texts, self.allow_dot_segments))
+
     @property
     def templates(self) -> tuple[URITemplate, ...]:
         """The templates, in the order added."""
@@ -343,3 +349,7 @@ class Router:
             best_first,
             tuple(str(t) for t in self._templates),
         )
+
+
+def _rebuilt(templates: tuple[str, ...], allow_dot_segments: bool) -> Router:
+    return Router(templates, allow_dot_segments=allow_dot_segments)
