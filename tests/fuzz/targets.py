@@ -915,6 +915,55 @@ def target_template_match(draw: Draw) -> None:
         assert t.match(t.expand(found), allow_dot_segments=True) == found
 
 
+#: The text argument of a column function that has no default (a name, templates).
+COLUMN_TEXTS: dict[str, object] = {
+    "name": "q",
+    "templates": ["http://{host}{/path*}{?q*}", "mailto:{to}", "{scheme}:{+rest}"],
+}
+
+
+def target_columns(draw: Draw) -> None:
+    """Every function of the column table over an Arrow column built from the fuzzer's
+    octets: rows split at "\n" (a lone NUL is a null row), octets that are not UTF-8
+    included, in any layout, at a slice offset, in chunks; on the compiled kernel or the
+    readable one, a column of the declared type and length comes back, valid as Arrow
+    reads it, or a ``URIError`` for ``errors="raise"`` alone."""
+    try:
+        import pyarrow as pa
+
+        from urikit import _arrow_kernel as kernels
+        from urikit import _seam, arrow
+        from urikit._column_functions import FUNCTIONS, Shape
+    except ImportError:  # the arrow extra
+        return
+    function = draw.pick(FUNCTIONS)
+    layout = draw.pick([(pa.string(), pa.binary()), (pa.large_string(), pa.large_binary())])
+    offset = draw.pick([0, 1, 2])
+    cut = draw.pick([None, 0, 1, 3])
+    compiled = draw.flag()
+    rows = [None if row == b"\x00" else row for row in draw.octets().split(b"\n")]
+    padded = [b"x"] * offset + rows
+    whole = pa.array(padded, layout[1]).view(layout[0])
+    column = whole.slice(offset)
+    if cut is not None and cut <= len(rows):
+        column = pa.chunked_array([column.slice(0, cut), column.slice(cut)], layout[0])
+    text: tuple[object, ...] = ()
+    if function.text is not None:
+        name, default = function.text
+        text = (COLUMN_TEXTS[name] if default is None else default,)
+    head = ("http://a/b/c/d;p?q",) if function.shape is Shape.BASE_AND_COLUMN else ()
+    saved = kernels.KERNEL
+    core = _seam.column_core() if compiled else None
+    kernels.KERNEL = kernels.CompiledKernel(core) if core is not None else kernels.PureKernel()
+    try:
+        got = getattr(arrow, function.name)(*head, column, *text)
+    finally:
+        kernels.KERNEL = saved
+    assert got.type == arrow.TYPES[function.result], (function.name, got.type)
+    assert len(got) == len(rows)
+    got.validate(full=True)
+
+
 TARGETS: dict[str, Callable[[Draw], None]] = {
     name.removeprefix("target_"): function
     for name, function in sorted(globals().items())
