@@ -91,6 +91,7 @@ FLOORS: dict[str, int] = {
     "dask": 7,
     "jsonschema": 7,
     "_pydantic_dsn": 7,
+    "_pydantic_text": 7,
     "__main__": 7,
 }
 
