@@ -135,17 +135,21 @@ def load_urikit(pure: bool) -> ModuleType:
     set while the copy is imported), so both can be timed in one process."""
     import urikit
 
-    if not pure:
-        return urikit
-    name = "urikit_pure_copy"
+    return pure_copy(urikit, "urikit_pure_copy") if pure else urikit
+
+
+def pure_copy(package: ModuleType, name: str) -> ModuleType:
+    """A fresh copy of ``package`` under ``name``, imported with ``URIKIT_NO_EXTENSIONS``
+    set (once: a second call gives the same copy)."""
     if name in sys.modules:
         return sys.modules[name]
-    package = Path(urikit.__file__).resolve().parent
+    assert package.__file__ is not None
+    directory = Path(package.__file__).resolve().parent
     saved = os.environ.get("URIKIT_NO_EXTENSIONS")
     os.environ["URIKIT_NO_EXTENSIONS"] = "1"
     try:
         spec = importlib.util.spec_from_file_location(
-            name, package / "__init__.py", submodule_search_locations=[str(package)]
+            name, directory / "__init__.py", submodule_search_locations=[str(directory)]
         )
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
@@ -237,6 +241,25 @@ def print_table(
         print(
             f"  {target.description}: {verdict}; {reference} takes {ratio:.2f}x the time of"
             f" {target.peer} (bound {target.max_ratio:g}x, i.e. {1 / ratio:.2f}x as fast)"
+        )
+
+
+def print_other_targets(
+    results: Sequence[Result], targets: Sequence[tuple[str, str, float]]
+) -> None:
+    """For each ``(label, peer_label, bound)``: whether case ``label`` takes at most
+    ``bound`` times the time of case ``peer_label``, and the ratio."""
+    by_label = {r.label: r for r in results}
+    for label, peer_label, bound in targets:
+        case, peer = by_label.get(label), by_label.get(peer_label)
+        if case is None or peer is None or not case.per_item_us or not peer.per_item_us:
+            print(f"  {label} <= {bound:g}x {peer_label} time: not measured")
+            continue
+        ratio = case.per_item_us / peer.per_item_us
+        verdict = "met" if ratio <= bound else "NOT met"
+        print(
+            f"  {label} <= {bound:g}x {peer_label} time: {verdict}; {label} takes"
+            f" {ratio:.2f}x the time of {peer_label}"
         )
 
 

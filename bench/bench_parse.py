@@ -43,6 +43,7 @@ from _harness import (
     over,
     parse_args,
     print_environment,
+    print_other_targets,
     print_table,
     read_lines,
     run,
@@ -224,18 +225,7 @@ def main() -> None:
     print_environment()
     results = run(cases(urls), len(urls), args.repeat)
     print_table("Parse (bench/bench_parse.py)", results, REFERENCE, len(urls), TARGETS)
-    by_label = {r.label: r for r in results}
-    for label, peer_label, bound in OTHER_TARGETS:
-        case, peer = by_label.get(label), by_label.get(peer_label)
-        if case is None or peer is None or not case.per_item_us or not peer.per_item_us:
-            print(f"  {label} <= {bound:g}x {peer_label} time: not measured")
-            continue
-        ratio = case.per_item_us / peer.per_item_us
-        verdict = "met" if ratio <= bound else "NOT met"
-        print(
-            f"  {label} <= {bound:g}x {peer_label} time: {verdict}; {label} takes"
-            f" {ratio:.2f}x the time of {peer_label}"
-        )
+    print_other_targets(results, OTHER_TARGETS)
     valid_and_rejected(urls, args.repeat)
 
 

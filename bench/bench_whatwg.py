@@ -30,12 +30,9 @@ Run: ``python bench/bench_whatwg.py`` (options: ``--limit N``, ``--repeat N``).
 from __future__ import annotations
 
 import gc
-import importlib.util
-import os
 import sys
 import tracemalloc
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
 from _harness import (
@@ -46,7 +43,9 @@ from _harness import (
     over,
     parse_args,
     print_environment,
+    print_other_targets,
     print_table,
+    pure_copy,
     read_lines,
     run,
 )
@@ -68,26 +67,7 @@ def load_whatwg(pure: bool) -> ModuleType:
 
     if not pure:
         return urikit.whatwg
-    name = "urikit._whatwg_bench_pure"
-    if name in sys.modules:
-        return sys.modules[name]
-    package = Path(urikit.whatwg.__file__).resolve().parent
-    saved = os.environ.get("URIKIT_NO_EXTENSIONS")
-    os.environ["URIKIT_NO_EXTENSIONS"] = "1"
-    try:
-        spec = importlib.util.spec_from_file_location(
-            name, package / "__init__.py", submodule_search_locations=[str(package)]
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    finally:
-        if saved is None:
-            del os.environ["URIKIT_NO_EXTENSIONS"]
-        else:
-            os.environ["URIKIT_NO_EXTENSIONS"] = saved
-    return module
+    return pure_copy(urikit.whatwg, "urikit._whatwg_bench_pure")
 
 
 def _bools(urls: Sequence[str], check: object) -> Batch:
@@ -239,18 +219,7 @@ def main() -> None:
     print_environment()
     results = run(cases(urls), len(urls), args.repeat)
     print_table("WHATWG parse (bench/bench_whatwg.py)", results, REFERENCE, len(urls), TARGETS)
-    by_label = {r.label: r for r in results}
-    for label, peer_label, bound in OTHER_TARGETS:
-        case, peer = by_label.get(label), by_label.get(peer_label)
-        if case is None or peer is None or not case.per_item_us or not peer.per_item_us:
-            print(f"  {label} <= {bound:g}x {peer_label} time: not measured")
-            continue
-        ratio = case.per_item_us / peer.per_item_us
-        verdict = "met" if ratio <= bound else "NOT met"
-        print(
-            f"  {label} <= {bound:g}x {peer_label} time: {verdict}; {label} takes"
-            f" {ratio:.2f}x the time of {peer_label}"
-        )
+    print_other_targets(results, OTHER_TARGETS)
     memory(urls)
     long_labels()
 

@@ -46,6 +46,7 @@ FLOORS: dict[str, int] = {
     "_template": 1,
     "punycode": 1,
     "_nfc": 1,
+    "_encoding_names": 1,
     "uts46": 1,
     # 2: the RFC operations with a compiled twin, readable, on component text
     "resolution": 2,
@@ -90,6 +91,7 @@ FLOORS: dict[str, int] = {
     "dask": 7,
     "jsonschema": 7,
     "_pydantic_dsn": 7,
+    "_pydantic_text": 7,
     "__main__": 7,
 }
 

@@ -19,13 +19,7 @@ seconds=${1:-60}
 CC=${CC:-clang}
 dir=${URIKIT_FUZZ_DIR:-build/fuzz}
 
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tools/_sanitizers.sh
 
 c=src/urikit/_c
 # The units each target links: the scanner and the locator; the operations.
@@ -44,10 +38,8 @@ done
 # One seed file per corpus URL (and per base<TAB>reference pair), without its line end.
 echo "+ awk: bench/urls.txt -> $tmp/seeds/NNNNN, bench/pairs.txt -> $tmp/pairs/NNNNN"
 mkdir "$tmp/seeds" "$tmp/pairs"
-awk -v dir="$tmp/seeds" '{ f = sprintf("%s/%05d", dir, NR); printf "%s", $0 > f; close(f) }' \
-    bench/urls.txt
-awk -v dir="$tmp/pairs" '{ f = sprintf("%s/%05d", dir, NR); printf "%s", $0 > f; close(f) }' \
-    bench/pairs.txt
+seed_lines bench/urls.txt "$tmp/seeds"
+seed_lines bench/pairs.txt "$tmp/pairs"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -15,31 +15,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-60}
-CC=${CC:-clang}
-PYTHON=${PYTHON:-python3}
-dir=${URIKIT_FUZZ_DIR:-build/fuzz}
-
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-libdir=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
-version=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("VERSION"))')
+source tools/_sanitizers.sh
+fuzz_setup "$@"
 # The interpreter embedded in the target finds its standard library where PYTHON's is.
 home=$("$PYTHON" -c 'import sys; print(sys.base_prefix)')
 
 run mkdir -p "$dir/template_corpus" "$dir/artifacts"
 sources=(src/urikit/_c/template/{syntax,router,build}.c)
-run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror -DURIKIT_ASSERTS \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -Isrc/urikit/_c/template -I"$include" tests/fuzz/template_fuzz.c "${sources[@]}" \
-    -L"$libdir" -Wl,-rpath,"$libdir" -l"python$version" -ldl -lm -o "$tmp/template_fuzz"
+run "$CC" "${fuzz_flags[@]}" -DURIKIT_ASSERTS -Isrc/urikit/_c/template -I"$include" \
+    tests/fuzz/template_fuzz.c "${sources[@]}" "${python_link[@]}" -o "$tmp/template_fuzz"
 
 # One seed file per template and per expansion of the uritemplate-test suite.
 echo "+ seeds: tests/vectors/uritemplate-test/*.json -> $tmp/seeds/"
@@ -64,7 +48,6 @@ export PYTHONMALLOC=malloc
 export PYTHONHOME="$home"
 echo "+ ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC" \
      "PYTHONHOME=$PYTHONHOME"
-run "$tmp/template_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=4096 -dict=tests/fuzz/template.dict -print_final_stats=1 \
+run "$tmp/template_fuzz" "${fuzz_options[@]}" -dict=tests/fuzz/template.dict \
     -artifact_prefix="$dir/artifacts/template-" "$dir/template_corpus" "$tmp/seeds"
 echo "fuzz_template.sh: no crash in ${seconds}s"

@@ -14,35 +14,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-60}
-CC=${CC:-clang}
-PYTHON=${PYTHON:-python3}
-dir=${URIKIT_FUZZ_DIR:-build/fuzz}
-
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-libdir=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
-version=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("VERSION"))')
+source tools/_sanitizers.sh
+fuzz_setup "$@"
 
 run mkdir -p "$dir/whatwg_corpus" "$dir/artifacts"
 sources=(src/urikit/_c/whatwg/{buffer,host,uts46,fast,parser}.c)
-run "$CC" -std=c11 -O1 -g -Wall -Wextra -Werror \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -Isrc/urikit/_c/whatwg -I"$include" tests/fuzz/whatwg_fuzz.c "${sources[@]}" \
-    -L"$libdir" -Wl,-rpath,"$libdir" -l"python$version" -ldl -lm -o "$tmp/whatwg_fuzz"
+run "$CC" "${fuzz_flags[@]}" -Isrc/urikit/_c/whatwg -I"$include" tests/fuzz/whatwg_fuzz.c \
+    "${sources[@]}" "${python_link[@]}" -o "$tmp/whatwg_fuzz"
 
 # One seed file per corpus URL and per input of urltestdata.json.
 echo "+ seeds: bench/urls.txt and urltestdata.json -> $tmp/seeds/"
 mkdir "$tmp/seeds"
-awk -v dir="$tmp/seeds" '{ f = sprintf("%s/%05d", dir, NR); printf "%s", $0 > f; close(f) }' \
-    bench/urls.txt
+seed_lines bench/urls.txt "$tmp/seeds"
 "$PYTHON" - "$tmp/seeds" <<'PY'
 import json, sys
 from pathlib import Path
@@ -55,7 +38,6 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PYTHONMALLOC=malloc
 echo "+ ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC"
-run "$tmp/whatwg_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=4096 -dict=tests/fuzz/scan.dict -print_final_stats=1 \
+run "$tmp/whatwg_fuzz" "${fuzz_options[@]}" -dict=tests/fuzz/scan.dict \
     -artifact_prefix="$dir/artifacts/whatwg-" "$dir/whatwg_corpus" "$tmp/seeds"
 echo "fuzz_whatwg.sh: no crash in ${seconds}s"

@@ -16,36 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-if [[ -z "${CC:-}" ]]; then
-    if command -v clang >/dev/null; then CC=clang; else CC=gcc; fi
-fi
-
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-
-flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden
-       -DUK_NARROW_MAX=24 -DUK_CHECKS=1
-       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-if "$CC" --version | grep -q clang; then
-    # The shared ASan runtime, so the extension can be loaded into a plain python.
-    flags+=(-shared-libasan)
-    runtime=$("$CC" -print-file-name="libclang_rt.asan-$(uname -m).so")
-else
-    runtime=$("$CC" -print-file-name=libasan.so)
-fi
-if [[ ! -e "$runtime" ]]; then
-    echo "sanitize.sh: no ASan runtime for $CC (looked for $runtime)" >&2
-    exit 2
-fi
+source tools/_sanitizers.sh
+sanitize_setup -fvisibility=hidden -DUK_NARROW_MAX=24 -DUK_CHECKS=1
 
 # A copy of the pure-Python package without any compiled extension, plus the sanitized one.
 run cp -r src/urikit "$tmp/urikit"
@@ -53,34 +25,14 @@ run rm -rf "$tmp"/urikit/_speedups*.so "$tmp"/urikit/_columns*.so "$tmp"/urikit/
     "$tmp"/urikit/_c
 # The sources of each module, from setup.py.
 for module in _speedups _columns; do
-    mapfile -t sources < <("$PYTHON" - "$module" <<'PY'
-import sys
-from unittest import mock
-
-import setuptools
-
-with mock.patch.object(setuptools, "setup"):
-    import setup
-print("\n".join({"_speedups": setup.speedups, "_columns": setup.columns}[sys.argv[1]].sources))
-PY
-    )
+    mapfile -t sources < <(setup_sources "$module")
     run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/$module$suffix"
 done
 
-export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
-export LD_PRELOAD="$runtime"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export PYTHONMALLOC=malloc
-# Arrow's own allocators would hide its buffers from AddressSanitizer.
-export ARROW_DEFAULT_MEMORY_POOL=system
-export URIKIT_REQUIRE_EXTENSION=1
-# The linear-time tests run their hostile inputs here but assert no CPU-time ratio,
-# which these allocators distort (tests/linear.py).
-export URIKIT_SANITIZED=1
-echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
-     "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1" \
-     "URIKIT_SANITIZED=1"
+# Arrow's own allocators would hide its buffers from AddressSanitizer.  The linear-time
+# tests run their hostile inputs here but assert no CPU-time ratio, which these allocators
+# distort (URIKIT_SANITIZED, tests/linear.py).
+sanitized_environment ARROW_DEFAULT_MEMORY_POOL=system URIKIT_SANITIZED=1
 run "$PYTHON" -c "
 import sys, urikit._speedups as s
 if not s.__file__.startswith(sys.argv[1]):

@@ -16,52 +16,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-if [[ -z "${CC:-}" ]]; then
-    if command -v clang >/dev/null; then CC=clang; else CC=gcc; fi
-fi
-
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-
-flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC -DURIKIT_ASSERTS
-       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-if "$CC" --version | grep -q clang; then
-    flags+=(-shared-libasan)
-    runtime=$("$CC" -print-file-name="libclang_rt.asan-$(uname -m).so")
-else
-    runtime=$("$CC" -print-file-name=libasan.so)
-fi
-if [[ ! -e "$runtime" ]]; then
-    echo "sanitize_template.sh: no ASan runtime for $CC (looked for $runtime)" >&2
-    exit 2
-fi
+source tools/_sanitizers.sh
+sanitize_setup -DURIKIT_ASSERTS
 
 # A copy of the pure-Python package without any compiled extension, plus the sanitized ones.
 run cp -r src/urikit "$tmp/urikit"
 run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
-run "$CC" "${flags[@]}" -I"$include" src/urikit/_speedups.c -o "$tmp/urikit/_speedups$suffix"
+mapfile -t sources < <(setup_sources _speedups)
+run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_speedups$suffix"
 sources=(src/urikit/_c/template/{syntax,router,build,module}.c)
 run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_template$suffix"
 
-export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
-export LD_PRELOAD="$runtime"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export PYTHONMALLOC=malloc
-export URIKIT_REQUIRE_EXTENSION=1
-export URIKIT_SANITIZED=1
-echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
-     "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1" \
-     "URIKIT_SANITIZED=1"
+sanitized_environment URIKIT_SANITIZED=1
 run "$PYTHON" -c "
 import sys, urikit._template as t, urikit.template.backend as b
 if not t.__file__.startswith(sys.argv[1]):

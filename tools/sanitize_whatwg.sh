@@ -15,34 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-if [[ -z "${CC:-}" ]]; then
-    if command -v clang >/dev/null; then CC=clang; else CC=gcc; fi
-fi
-
-run() {
-    printf '+ %s\n' "$*"
-    "$@"
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-include=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-suffix=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-
-flags=(-std=c11 -O1 -g -Wall -Wextra -Werror -shared -fPIC
-       -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-if "$CC" --version | grep -q clang; then
-    flags+=(-shared-libasan)
-    runtime=$("$CC" -print-file-name="libclang_rt.asan-$(uname -m).so")
-else
-    runtime=$("$CC" -print-file-name=libasan.so)
-fi
-if [[ ! -e "$runtime" ]]; then
-    echo "sanitize_whatwg.sh: no ASan runtime for $CC (looked for $runtime)" >&2
-    exit 2
-fi
+source tools/_sanitizers.sh
+sanitize_setup
 
 # A copy of the pure-Python package without any compiled extension, plus the sanitized one.
 run cp -r src/urikit "$tmp/urikit"
@@ -50,14 +24,7 @@ run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
 sources=(src/urikit/_c/whatwg/{buffer,host,uts46,fast,parser,module}.c)
 run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_whatwg$suffix"
 
-export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
-export LD_PRELOAD="$runtime"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export PYTHONMALLOC=malloc
-export URIKIT_REQUIRE_EXTENSION=1
-echo "+ PYTHONPATH=$PYTHONPATH LD_PRELOAD=$LD_PRELOAD ASAN_OPTIONS=$ASAN_OPTIONS" \
-     "UBSAN_OPTIONS=$UBSAN_OPTIONS PYTHONMALLOC=$PYTHONMALLOC URIKIT_REQUIRE_EXTENSION=1"
+sanitized_environment
 run "$PYTHON" -c "
 import sys, urikit._whatwg as w
 if not w.__file__.startswith(sys.argv[1]):

@@ -13,8 +13,9 @@ from typing import Annotated, Any, TypeAlias
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import CoreSchema, PydanticCustomError
 
+from ._pydantic_text import text_schema
 from .dsn import DSN, Profile, parse_dsn
 from .errors import URIError
 
@@ -67,15 +68,7 @@ class DSNConstraints:
     ) -> CoreSchema:
         if source is not DSN:
             raise TypeError(f"DSNConstraints annotates DSN, not {source!r}")
-        return core_schema.json_or_python_schema(
-            json_schema=core_schema.no_info_after_validator_function(
-                self._validated, core_schema.str_schema(strict=True)
-            ),
-            python_schema=core_schema.no_info_plain_validator_function(self._validated),
-            serialization=core_schema.plain_serializer_function_ser_schema(
-                _text, return_schema=core_schema.str_schema()
-            ),
-        )
+        return text_schema(self._validated, self._validated, _text)
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler

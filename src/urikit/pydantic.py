@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias, get_args
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.errors import PydanticSchemaGenerationError
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from . import IRI, URI, URIError, is_valid
 from ._pydantic_dsn import DSNConstraints, MultiHostDsn, PostgresDsn
+from ._pydantic_text import text_schema
 from .types import Level
 
 if TYPE_CHECKING:
@@ -371,15 +372,8 @@ class _Field:
         self.constraints = constraints
 
     def core_schema(self) -> CoreSchema:
-        return core_schema.json_or_python_schema(
-            json_schema=core_schema.no_info_after_validator_function(
-                self.from_text, core_schema.str_schema(strict=True)
-            ),
-            python_schema=core_schema.no_info_plain_validator_function(self.from_python),
-            serialization=core_schema.plain_serializer_function_ser_schema(
-                str, return_schema=core_schema.str_schema()
-            ),
-            metadata={_KEY: (self.kind, self.constraints)},
+        return text_schema(
+            self.from_text, self.from_python, str, {_KEY: (self.kind, self.constraints)}
         )
 
     def from_python(self, value: object) -> URI | IRI:
@@ -590,15 +584,7 @@ class URITemplateConstraints:
     ) -> CoreSchema:
         if source is not URITemplate:
             raise TypeError(f"URITemplateConstraints annotates URITemplate, not {source!r}")
-        return core_schema.json_or_python_schema(
-            json_schema=core_schema.no_info_after_validator_function(
-                self._from_text, core_schema.str_schema(strict=True)
-            ),
-            python_schema=core_schema.no_info_plain_validator_function(self._from_python),
-            serialization=core_schema.plain_serializer_function_ser_schema(
-                str, return_schema=core_schema.str_schema()
-            ),
-        )
+        return text_schema(self._from_text, self._from_python, str)
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler

@@ -26,14 +26,8 @@
 
 #include "template.h"
 
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "template_fuzz: invariant failed at line %d: %s\n", __LINE__, \
-                    #cond);                                                              \
-            abort();                                                                     \
-        }                                                                                \
-    } while (0)
+#define FUZZ_NAME "template_fuzz"
+#include "embedded.h"
 
 static const char *const routes =
     "['/', '/a', '/a/', '/a/{x}', '/a/{x}/', '/a/{x}/{y}', '/a{/x*}', '/a{?q,r}',"
@@ -78,38 +72,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     Py_INCREF(parse);
     Py_INCREF(template_error);
     return 0;
-}
-
-/* UTF-8 to code points, a byte that starts no sequence standing for itself (surrogates
- * kept: a str may hold them). */
-static Py_ssize_t decode(const uint8_t *data, size_t size, Py_UCS4 *out)
-{
-    Py_ssize_t n = 0;
-    for (size_t i = 0; i < size;) {
-        uint8_t b = data[i];
-        int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-        Py_UCS4 cp = b;
-        if (len > 1 && i + (size_t)len <= size) {
-            cp = b & (0x7F >> len);
-            for (int k = 1; k < len; k++) {
-                if ((data[i + k] & 0xC0) != 0x80) {
-                    len = 1;
-                    cp = b;
-                    break;
-                }
-                cp = (cp << 6) | (data[i + k] & 0x3F);
-            }
-            if (cp > 0x10FFFF) {
-                len = 1;
-                cp = 0xFFFD;
-            }
-        } else {
-            len = 1;
-        }
-        out[n++] = cp;
-        i += (size_t)len;
-    }
-    return n;
 }
 
 /* The syntax check against urikit.template.syntax.parse. */
@@ -192,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         latin1[i] = data[i];
         widened[i] = data[i];
     }
-    Py_ssize_t n = decode(data, size, ucs4);
+    Py_ssize_t n = decode_utf8(data, size, ucs4, 0);
     ut_text narrow = {latin1, PyUnicode_1BYTE_KIND, (Py_ssize_t)size};
     ut_text wide = {widened, PyUnicode_4BYTE_KIND, (Py_ssize_t)size};
     ut_text utf8 = {ucs4, PyUnicode_4BYTE_KIND, n};

@@ -24,14 +24,8 @@
 
 #include "whatwg.h"
 
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "whatwg_fuzz: invariant failed at line %d: %s\n", __LINE__,  \
-                    #cond);                                                              \
-            abort();                                                                     \
-        }                                                                                \
-    } while (0)
+#define FUZZ_NAME "whatwg_fuzz"
+#include "embedded.h"
 
 static const char *const bases[] = {
     "http://example.org/foo/bar",
@@ -133,37 +127,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* UTF-8 to code points, a byte that starts no sequence standing for itself. */
-static Py_ssize_t decode(const uint8_t *data, size_t size, Py_UCS4 *out)
-{
-    Py_ssize_t n = 0;
-    for (size_t i = 0; i < size;) {
-        uint8_t b = data[i];
-        int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-        Py_UCS4 cp = b;
-        if (len > 1 && i + (size_t)len <= size) {
-            cp = b & (0x7F >> len);
-            for (int k = 1; k < len; k++) {
-                if ((data[i + k] & 0xC0) != 0x80) {
-                    len = 1;
-                    cp = b;
-                    break;
-                }
-                cp = (cp << 6) | (data[i + k] & 0x3F);
-            }
-            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                len = 1;
-                cp = 0xFFFD;
-            }
-        } else {
-            len = 1;
-        }
-        out[n++] = cp == '\t' || cp == '\n' || cp == '\r' ? ' ' : cp;
-        i += (size_t)len;
-    }
-    return n;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096) {
@@ -179,7 +142,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         latin1[i] = b == '\t' || b == '\n' || b == '\r' ? ' ' : b;
         widened[i] = latin1[i];
     }
-    Py_ssize_t n = decode(data, size, ucs4);
+    Py_ssize_t n = decode_utf8(data, size, ucs4, 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ucs4[i] == '\t' || ucs4[i] == '\n' || ucs4[i] == '\r') {
+            ucs4[i] = ' ';
+        }
+    }
     /* Trimmed of C0 controls and spaces, as module.c trims the input. */
     Py_ssize_t lo = 0, hi = (Py_ssize_t)size, ulo = 0, uhi = n;
     while (lo < hi && latin1[lo] <= 0x20) {

@@ -49,6 +49,25 @@ def _is_ascii(byte: int) -> bool:
     return byte < 0x80
 
 
+def _end_of_stream(out: list[str], pending: int) -> str:
+    """A decoder's steps at the end of the stream: U+FFFD if a sequence was begun
+    (``pending`` is its lead, not 0) (step 1), then the output, finished (step 2)."""
+    if pending:
+        out.append(_ERROR)
+    return "".join(out)
+
+
+def _code_point_or_error(code_point: str | None, byte: int, stream: _Stream) -> str:
+    """A multi-byte decoder's last steps after its index lookup: the code point if
+    there is one; else the byte is put back at the head of the stream if it is ASCII,
+    and it is an error."""
+    if code_point is not None:
+        return code_point
+    if _is_ascii(byte):
+        stream.prepend(byte)
+    return _ERROR
+
+
 # --- gb18030 (§10.2.1) -------------------------------------------------------------------
 
 
@@ -63,10 +82,7 @@ def decode_gb18030(data: bytes) -> str:
             continue
         byte = stream.read()
         if byte is None:
-            if first or second or third:  # 1
-                first = second = third = 0
-                out.append(_ERROR)
-            return "".join(out)  # 2
+            return _end_of_stream(out, first or second or third)  # 1, 2
         if third:  # 3
             if not 0x30 <= byte <= 0x39:  # 3.1
                 stream.prepend(second, third, byte)
@@ -100,12 +116,7 @@ def decode_gb18030(data: bytes) -> str:
             if 0x40 <= byte <= 0x7E or 0x80 <= byte <= 0xFE:  # 5.6
                 pointer = (lead - 0x81) * 190 + (byte - offset)
             code_point = None if pointer is None else gb18030[pointer]  # 5.7
-            if code_point is not None:  # 5.8
-                out.append(code_point)
-                continue
-            if _is_ascii(byte):  # 5.9
-                stream.prepend(byte)
-            out.append(_ERROR)  # 5.10
+            out.append(_code_point_or_error(code_point, byte, stream))  # 5.8, 5.9, 5.10
             continue
         if _is_ascii(byte):  # 6
             out.append(chr(byte))
@@ -139,10 +150,7 @@ def decode_big5(data: bytes) -> str:
             continue
         byte = stream.read()
         if byte is None:
-            if lead:  # 1
-                lead = 0
-                out.append(_ERROR)
-            return "".join(out)  # 2
+            return _end_of_stream(out, lead)  # 1, 2
         if lead:  # 3
             first, pointer, lead = lead, None, 0  # 3.1, 3.2
             offset = 0x40 if byte < 0x7F else 0x62  # 3.3
@@ -153,12 +161,7 @@ def decode_big5(data: bytes) -> str:
                 out.append(pair)
                 continue
             code_point = None if pointer is None else big5[pointer]  # 3.6
-            if code_point is not None:  # 3.7
-                out.append(code_point)
-                continue
-            if _is_ascii(byte):  # 3.8
-                stream.prepend(byte)
-            out.append(_ERROR)  # 3.9
+            out.append(_code_point_or_error(code_point, byte, stream))  # 3.7, 3.8, 3.9
             continue
         if _is_ascii(byte):  # 4
             out.append(chr(byte))
@@ -182,10 +185,7 @@ def decode_euc_jp(data: bytes) -> str:
             continue
         byte = stream.read()
         if byte is None:
-            if lead:  # 1
-                lead = 0
-                out.append(_ERROR)
-            return "".join(out)  # 2
+            return _end_of_stream(out, lead)  # 1, 2
         if lead == 0x8E and 0xA1 <= byte <= 0xDF:  # 3
             lead = 0
             out.append(chr(0xFF61 - 0xA1 + byte))
@@ -201,12 +201,7 @@ def decode_euc_jp(data: bytes) -> str:
                 table = index("jis0212" if jis0212 else "jis0208")
                 code_point = table[(first - 0xA1) * 94 + byte - 0xA1]
             jis0212 = False  # 5.4
-            if code_point is not None:  # 5.5
-                out.append(code_point)
-                continue
-            if _is_ascii(byte):  # 5.6
-                stream.prepend(byte)
-            out.append(_ERROR)  # 5.7
+            out.append(_code_point_or_error(code_point, byte, stream))  # 5.5, 5.6, 5.7
             continue
         if _is_ascii(byte):  # 6
             out.append(chr(byte))
@@ -364,10 +359,7 @@ def decode_shift_jis(data: bytes) -> str:
             continue
         byte = stream.read()
         if byte is None:
-            if lead:  # 1
-                lead = 0
-                out.append(_ERROR)
-            return "".join(out)  # 2
+            return _end_of_stream(out, lead)  # 1, 2
         if lead:  # 3
             first, pointer, lead = lead, None, 0  # 3.1, 3.2
             offset = 0x40 if byte < 0x7F else 0x41  # 3.3
@@ -378,12 +370,7 @@ def decode_shift_jis(data: bytes) -> str:
                 out.append(chr(0xE000 - 8836 + pointer))
                 continue
             code_point = None if pointer is None else jis0208[pointer]  # 3.7
-            if code_point is not None:  # 3.8
-                out.append(code_point)
-                continue
-            if _is_ascii(byte):  # 3.9
-                stream.prepend(byte)
-            out.append(_ERROR)  # 3.10
+            out.append(_code_point_or_error(code_point, byte, stream))  # 3.8, 3.9, 3.10
             continue
         if _is_ascii(byte) or byte == 0x80:  # 4
             out.append(chr(byte))
@@ -409,21 +396,13 @@ def decode_euc_kr(data: bytes) -> str:
             continue
         byte = stream.read()
         if byte is None:
-            if lead:  # 1
-                lead = 0
-                out.append(_ERROR)
-            return "".join(out)  # 2
+            return _end_of_stream(out, lead)  # 1, 2
         if lead:  # 3
             first, pointer, lead = lead, None, 0  # 3.1, 3.2
             if 0x41 <= byte <= 0xFE:  # 3.3
                 pointer = (first - 0x81) * 190 + (byte - 0x41)
             code_point = None if pointer is None else euc_kr[pointer]  # 3.4
-            if code_point is not None:  # 3.5
-                out.append(code_point)
-                continue
-            if _is_ascii(byte):  # 3.6
-                stream.prepend(byte)
-            out.append(_ERROR)  # 3.7
+            out.append(_code_point_or_error(code_point, byte, stream))  # 3.5, 3.6, 3.7
             continue
         if _is_ascii(byte):  # 4
             out.append(chr(byte))

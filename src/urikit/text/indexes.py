@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Final
 
+from .._encoding_names import SINGLE_BYTE_CODECS
 from ._encoding_data import GB18030_RANGES, INDEX_DIFFERENCES, SINGLE_BYTE_DIFFERENCES
 
 __all__ = [
@@ -31,38 +32,6 @@ __all__ = [
     "index",
     "single_byte_table",
 ]
-
-#: The single-byte encodings of the Encoding Standard (§9), and the Python codec of each.
-SINGLE_BYTE_CODECS: Final[dict[str, str]] = {
-    "ibm866": "cp866",
-    "iso-8859-2": "iso8859_2",
-    "iso-8859-3": "iso8859_3",
-    "iso-8859-4": "iso8859_4",
-    "iso-8859-5": "iso8859_5",
-    "iso-8859-6": "iso8859_6",
-    "iso-8859-7": "iso8859_7",
-    "iso-8859-8": "iso8859_8",
-    "iso-8859-8-i": "iso8859_8",
-    "iso-8859-10": "iso8859_10",
-    "iso-8859-13": "iso8859_13",
-    "iso-8859-14": "iso8859_14",
-    "iso-8859-15": "iso8859_15",
-    "iso-8859-16": "iso8859_16",
-    "koi8-r": "koi8_r",
-    "koi8-u": "koi8_u",
-    "macintosh": "mac_roman",
-    "windows-874": "cp874",
-    "windows-1250": "cp1250",
-    "windows-1251": "cp1251",
-    "windows-1252": "cp1252",
-    "windows-1253": "cp1253",
-    "windows-1254": "cp1254",
-    "windows-1255": "cp1255",
-    "windows-1256": "cp1256",
-    "windows-1257": "cp1257",
-    "windows-1258": "cp1258",
-    "x-mac-cyrillic": "mac_cyrillic",
-}
 
 #: The pointers of each multi-byte index, one more than the last that its decoder makes
 #: (EUC-KR's reach 23939, past the last entry of the index, 23749).
