@@ -30,6 +30,7 @@ Run: ``python bench/bench_whatwg.py`` (options: ``--limit N``, ``--repeat N``).
 from __future__ import annotations
 
 import gc
+import importlib
 import sys
 import tracemalloc
 from collections.abc import Sequence
@@ -40,12 +41,12 @@ from _harness import (
     Batch,
     Case,
     Target,
+    load_urikit,
     over,
     parse_args,
     print_environment,
     print_other_targets,
     print_table,
-    pure_copy,
     read_lines,
     run,
 )
@@ -62,12 +63,14 @@ MEMORY_TARGET = 100
 
 
 def load_whatwg(pure: bool) -> ModuleType:
-    """``urikit.whatwg``, or a copy of it on the readable Python (``pure=True``)."""
+    """``urikit.whatwg``, or that of a copy of urikit on the readable Python
+    (``pure=True``: the seam of the copy chooses the readable parser)."""
     import urikit.whatwg
 
     if not pure:
         return urikit.whatwg
-    return pure_copy(urikit.whatwg, "urikit._whatwg_bench_pure")
+    copy = load_urikit(pure=True)
+    return importlib.import_module(f"{copy.__name__}.whatwg")
 
 
 def _bools(urls: Sequence[str], check: object) -> Batch:
