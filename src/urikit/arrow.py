@@ -290,22 +290,23 @@ def _route(function: ColumnFunction, call: Call) -> Result:
     match = routes.match
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        indexes: list[int | None] = []
-        variables: list[str | None] = []
-        valid: list[bool] = []
-        for row, text in enumerate(rows(chunk)):
-            found = None
+        texts = rows(chunk)
+        # the rows the compiled core answers, then the others as Router.match answers
+        indexes, variables, rest = routes.match_rows(texts)
+        for row in rest:
+            text = texts[row]
             if isinstance(text, str):
                 found = match(text)
+                if found is not None:
+                    indexes[row] = found.index
+                    variables[row] = variables_json(found.variables)
             elif isinstance(text, bytes) and errors == "raise":
                 raise _row_error(start + row, error_of(text, False))
-            valid.append(found is not None)
-            indexes.append(None if found is None else found.index)
-            variables.append(None if found is None else variables_json(found.variables))
+        index_array = pa.array(indexes, pa.int64())
         return pa.StructArray.from_arrays(
-            [pa.array(indexes, pa.int64()), pa.array(variables, pa.string())],
+            [index_array, pa.array(variables, pa.string())],
             fields=list(TEMPLATE_MATCH_TYPE),
-            mask=pc.invert(pa.array(valid, pa.bool_())),
+            mask=index_array.is_null(),
         )
 
     return _each_chunk(col, answer)

@@ -305,6 +305,23 @@ class Router:
                 return RouteMatch(index, template, variables)
         return None
 
+    def match_rows(
+        self, texts: list[object]
+    ) -> tuple[list[int | None], list[str | None], list[int]]:
+        """The matches of a column's rows, for ``urikit.arrow.template_match``:
+        ``(indexes, variables, rest)``.  For each row that the compiled core answers,
+        the index of the template :meth:`match` gives and its variables as the JSON
+        object ``urikit.arrow`` writes (None for both where none matches, or for a null
+        row); ``rest`` lists the other rows (not a ``str``, or values the core leaves
+        to ``Matcher.bind``), left None, which the caller matches with :meth:`match`.
+        On the readable path ``rest`` is every row."""
+        if self._dirty:
+            self._freeze()
+        if self._core is None:
+            n = len(texts)
+            return [None] * n, [None] * n, list(range(n))
+        return self._core.match_json(texts, self.allow_dot_segments)
+
     def compiled(self) -> CompiledRouter:
         """The router as plain data: :class:`CompiledRouter`."""
         shapes = list(self._readers)
