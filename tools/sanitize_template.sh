@@ -48,9 +48,21 @@ fi
 # A copy of the pure-Python package without any compiled extension, plus the sanitized ones.
 run cp -r src/urikit "$tmp/urikit"
 run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
-run "$CC" "${flags[@]}" -I"$include" src/urikit/_speedups.c -o "$tmp/urikit/_speedups$suffix"
-sources=(src/urikit/_c/template/{syntax,router,build,module}.c)
-run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_template$suffix"
+# The sources of each module, from setup.py.
+for module in _speedups _template; do
+    mapfile -t sources < <("$PYTHON" - "$module" <<'PY'
+import sys
+from unittest import mock
+
+import setuptools
+
+with mock.patch.object(setuptools, "setup"):
+    import setup
+print("\n".join({"_speedups": setup.speedups, "_template": setup.template}[sys.argv[1]].sources))
+PY
+    )
+    run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/$module$suffix"
+done
 
 export PYTHONPATH="$tmp${PYTHONPATH:+:$PYTHONPATH}"
 export LD_PRELOAD="$runtime"

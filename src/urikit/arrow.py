@@ -283,7 +283,8 @@ def _host(function: ColumnFunction, call: Call) -> Result:
 
 def _route(function: ColumnFunction, call: Call) -> Result:
     """One router for the column (``urikit.template.Router``, matching in C where it is
-    built), each row matched as written: the most specific template (RFC 6570)."""
+    built), each row matched as written: the most specific template (RFC 6570).  The
+    rows that ``Router.match_rows`` leaves are matched by ``Router.match``."""
     col, errors, (templates,) = call.col, call.options["errors"], call.text
     _check_errors(errors)
     routes = router(templates)  # a malformed template is a bad call

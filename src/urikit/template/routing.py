@@ -14,7 +14,9 @@ matched one by one, best first, by their own matchers.
 
 Where the compiled core is built, the walk and the regions of the candidates are
 those of ``urikit._template.Router``, made from :meth:`Router.compiled` (chosen in
-``urikit.template.backend``); the values are read from the regions here, in both cases.
+``urikit.template.backend``); the values are read from the regions here, in both cases,
+but by :meth:`Router.match_rows` for a column, where the C writes them as JSON for
+plain templates and values and leaves every other row to :meth:`Router.match`.
 
 **The most specific template wins**: the one with the most literal
 characters (counted in their expansion, §3.1); among equals, the one added
