@@ -100,7 +100,7 @@ whatwg = Extension(
 )
 
 TEMPLATE = "src/urikit/_c/template"
-TEMPLATE_UNITS = ("syntax", "router", "build", "module")
+TEMPLATE_UNITS = ("syntax", "router", "build", "bind", "module")
 template = Extension(
     "urikit._template",
     sources=[f"{TEMPLATE}/{unit}.c" for unit in TEMPLATE_UNITS],

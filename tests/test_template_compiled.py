@@ -284,6 +284,103 @@ def test_the_routers_agree(data: st.DataObject) -> None:
         assert (None if found is None else (found[0], found[2])) == expected, uri
 
 
+def _expected_rows(router: Any, texts: list[Any]) -> list[tuple[int, str] | None]:
+    """Each row as ``urikit.arrow.template_match`` writes it, from ``Router.match``."""
+    from urikit._column_functions import variables_json
+
+    out: list[tuple[int, str] | None] = []
+    for text in texts:
+        found = router.match(text) if isinstance(text, str) else None
+        out.append(None if found is None else (found.index, variables_json(found.variables)))
+    return out
+
+
+@needs_extension
+@given(data=st.data())
+def test_the_json_of_the_compiled_binding_is_the_readable_binding(data: st.DataObject) -> None:
+    """``match_json`` (bind.c) answers a row only with what ``Matcher.bind`` gives, the
+    variables written as ``variables_json`` writes them; every other row is left in
+    ``rest`` (RFC 6570 §3.2.1 read backwards, and the safety checks next to §3.2.3)."""
+    templates = data.draw(route_sets())
+    allow = data.draw(st.booleans())
+    pure = PURE_T.Router(templates, allow_dot_segments=allow)
+    compiled = COMPILED_T.Router(templates, allow_dot_segments=allow)
+    texts: list[Any] = [data.draw(route_uris(templates)) for _ in range(8)]
+    texts += [None, b"/a"]
+    indexes, variables, rest = compiled.match_rows(texts)
+    expected = _expected_rows(pure, texts)
+    left = set(rest)
+    assert len(texts) - 1 in left and len(texts) - 2 not in left  # bytes, null
+    for row, want in enumerate(expected):
+        got = (indexes[row], variables[row])
+        if row in left:
+            assert got == (None, None)
+        else:
+            assert got == ((None, None) if want is None else want), texts[row]
+
+
+PLAIN_TEMPLATES = ["/a/{x}", "/b{?p,q}", "/c{/y}!{.e}", "/d/{+p}/e", "/f{;a,b}", "/h{#f}"]
+PLAIN_ROWS = [
+    "/a/x%20y",
+    "/a/%22q%5C%0A%0D%09%08%0C%1F%7F%C3%A9%F0%9F%98%80",
+    "/a/",
+    "/a/a.b",
+    "/b?p=1&q=%C3%A9",
+    "/b?q=2",
+    "/b",
+    "/c/z!.json",
+    "/c!",
+    "/d/a/b/e",
+    "/f;a;b=2",
+    "/h#a/b",
+    "/h",
+    "/nothing",
+    "/a/\u00e9",
+]
+#: Rows bind.c leaves to Matcher.bind: a list, "=" in a value, an octet that is not
+#: UTF-8, a dot-segment, U+0000, a triplet U+R kept, an item out of order.
+LEFT_ROWS = [
+    "/a/a,b",
+    "/b?p=a=b",
+    "/a/%FF",
+    "/a/%ED%A0%80",
+    "/a/%C0%AF",
+    "/a/..",
+    "/a/%2E",
+    "/a/%2E%2E%2Fx",
+    "/a/x%5C..",
+    "/a/%00",
+    "/a/%4",
+    "/d/%41/e",
+    "/b?q=1&p=2",
+    "/f;a=",
+]
+
+
+@needs_extension
+def test_the_compiled_binding_answers_plain_values_and_leaves_the_rest() -> None:
+    compiled = COMPILED_T.Router(PLAIN_TEMPLATES)
+    pure = PURE_T.Router(PLAIN_TEMPLATES)
+    indexes, variables, rest = compiled.match_rows(PLAIN_ROWS)
+    assert rest == []
+    assert list(zip(indexes, variables, strict=True)) == [
+        (None, None) if want is None else want for want in _expected_rows(pure, PLAIN_ROWS)
+    ]
+    assert variables[1] == '{"x":"\\"q\\\\\\n\\r\\t\\b\\f\\u001f\x7f\u00e9\U0001f600"}'
+    _, _, rest = compiled.match_rows(LEFT_ROWS)
+    assert rest == list(range(len(LEFT_ROWS)))
+    # templates whose values the general reader reads: explode, a repeated variable, a
+    # prefix, an unnamed list of variables
+    for template, row in [
+        ("/l{/p*}", "/l/a/b"),
+        ("/r/{x}/{x}", "/r/1/1"),
+        ("/p/{x}{?x:2}", "/p/abc?x=ab"),
+        ("/u/{x,y}", "/u/1,2"),
+    ]:
+        assert COMPILED_T.Router([template]).match_rows([row]) == ([None], [None], [0])
+        assert PURE_T.Router([template]).match(row) is not None
+
+
 # --- linear time on hostile shapes ----------------------------------------------------------
 
 

@@ -22,10 +22,10 @@ sanitize_setup -DURIKIT_ASSERTS
 # A copy of the pure-Python package without any compiled extension, plus the sanitized ones.
 run cp -r src/urikit "$tmp/urikit"
 run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
-mapfile -t sources < <(setup_sources _speedups)
-run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_speedups$suffix"
-sources=(src/urikit/_c/template/{syntax,router,build,module}.c)
-run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_template$suffix"
+for module in _speedups _template; do
+    mapfile -t sources < <(setup_sources "$module")
+    run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/$module$suffix"
+done
 
 sanitized_environment URIKIT_SANITIZED=1
 run "$PYTHON" -c "

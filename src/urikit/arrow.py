@@ -283,29 +283,31 @@ def _host(function: ColumnFunction, call: Call) -> Result:
 
 def _route(function: ColumnFunction, call: Call) -> Result:
     """One router for the column (``urikit.template.Router``, matching in C where it is
-    built), each row matched as written: the most specific template (RFC 6570)."""
+    built), each row matched as written: the most specific template (RFC 6570).  The
+    rows that ``Router.match_rows`` leaves are matched by ``Router.match``."""
     col, errors, (templates,) = call.col, call.options["errors"], call.text
     _check_errors(errors)
     routes = router(templates)  # a malformed template is a bad call
     match = routes.match
 
     def answer(chunk: pa.Array, start: int) -> pa.Array:
-        indexes: list[int | None] = []
-        variables: list[str | None] = []
-        valid: list[bool] = []
-        for row, text in enumerate(rows(chunk)):
-            found = None
+        texts = rows(chunk)
+        # the rows the compiled core answers, then the others as Router.match answers
+        indexes, variables, rest = routes.match_rows(texts)
+        for row in rest:
+            text = texts[row]
             if isinstance(text, str):
                 found = match(text)
+                if found is not None:
+                    indexes[row] = found.index
+                    variables[row] = variables_json(found.variables)
             elif isinstance(text, bytes) and errors == "raise":
                 raise _row_error(start + row, error_of(text, False))
-            valid.append(found is not None)
-            indexes.append(None if found is None else found.index)
-            variables.append(None if found is None else variables_json(found.variables))
+        index_array = pa.array(indexes, pa.int64())
         return pa.StructArray.from_arrays(
-            [pa.array(indexes, pa.int64()), pa.array(variables, pa.string())],
+            [index_array, pa.array(variables, pa.string())],
             fields=list(TEMPLATE_MATCH_TYPE),
-            mask=pc.invert(pa.array(valid, pa.bool_())),
+            mask=index_array.is_null(),
         )
 
     return _each_chunk(col, answer)

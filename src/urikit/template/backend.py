@@ -11,7 +11,9 @@ them together on generated templates and URIs):
 * :func:`route_core`: ``_template.Router`` over :meth:`Router.compiled
   <urikit.template.routing.Router.compiled>`, which walks the prefix tree and finds
   each candidate's regions as ``Router.candidates`` and ``Matcher.regions`` do; the
-  values are read from the regions by the readable ``Matcher.bind``.
+  values are read from the regions by the readable ``Matcher.bind``, but for a column
+  (``match_json``), where the C writes them as JSON for the templates and values whose
+  reading it shares with ``Matcher.bind``'s plain readers and leaves the rest to it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ class RouteCore(Protocol):
 
     def spans(self, uri: str, after: int = -1, /) -> tuple[int, int, tuple[int, ...]] | None:
         """As :meth:`match`, with the regions as (start, end, start, end, ...)."""
+
+    def match_json(
+        self, texts: list[object], allow_dot_segments: bool = False, /
+    ) -> tuple[list[int | None], list[str | None], list[int]]:
+        """For each row, the template :meth:`match` finds and its variables as JSON
+        where ``bind.c`` gives what ``Matcher.bind`` gives; the other rows listed."""
 
 
 def error_position(text: str) -> int | None:

@@ -14,7 +14,9 @@ matched one by one, best first, by their own matchers.
 
 Where the compiled core is built, the walk and the regions of the candidates are
 those of ``urikit._template.Router``, made from :meth:`Router.compiled` (chosen in
-``urikit.template.backend``); the values are read from the regions here, in both cases.
+``urikit.template.backend``); the values are read from the regions here, in both cases,
+but by :meth:`Router.match_rows` for a column, where the C writes them as JSON for
+plain templates and values and leaves every other row to :meth:`Router.match`.
 
 **The most specific template wins**: the one with the most literal
 characters (counted in their expansion, §3.1); among equals, the one added
@@ -304,6 +306,23 @@ class Router:
             if variables is not None:
                 return RouteMatch(index, template, variables)
         return None
+
+    def match_rows(
+        self, texts: list[object]
+    ) -> tuple[list[int | None], list[str | None], list[int]]:
+        """The matches of a column's rows, for ``urikit.arrow.template_match``:
+        ``(indexes, variables, rest)``.  For each row that the compiled core answers,
+        the index of the template :meth:`match` gives and its variables as the JSON
+        object ``urikit.arrow`` writes (None for both where none matches, or for a null
+        row); ``rest`` lists the other rows (not a ``str``, or values the core leaves
+        to ``Matcher.bind``), left None, which the caller matches with :meth:`match`.
+        On the readable path ``rest`` is every row."""
+        if self._dirty:
+            self._freeze()
+        if self._core is None:
+            n = len(texts)
+            return [None] * n, [None] * n, list(range(n))
+        return self._core.match_json(texts, self.allow_dot_segments)
 
     def compiled(self) -> CompiledRouter:
         """The router as plain data: :class:`CompiledRouter`."""

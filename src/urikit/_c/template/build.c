@@ -3,7 +3,8 @@
  *   nodes     ({first character: (label, child)}, ((shape, child), ...),
  *              ((shape, literal ending, (template, ...)), ...), (template, ...))
  *   shapes    (first character or "", body characters)
- *   tokens    per template: ("literal", expansion) or ("expression", op, specs, shape)
+ *   tokens    per template: ("literal", expansion) or ("expression", op, specs, shape),
+ *             specs ((name, prefix or None, explode), ...)
  *   order     the templates, the most specific first
  *
  * Anything else raises TypeError or ValueError; ut_router_finish then checks every index. */
@@ -39,7 +40,7 @@ static int32_t vec_push(vec *v)
 typedef struct {
     ut_router *r;
     Py_ssize_t pool_cap;
-    vec nodes, edges, regions, tails, ints, shapes, tokens, templates;
+    vec nodes, edges, regions, tails, ints, shapes, tokens, templates, vars;
 } builder;
 
 static int add_str(builder *b, PyObject *text, ut_str *out)
@@ -270,6 +271,50 @@ static int add_shape(builder *b, PyObject *o)
     return 0;
 }
 
+/* The operator and the variable names of expression token t: (name, prefix or None,
+ * explode) each; *plain is cleared where one has a prefix or explode. */
+static int add_varspecs(builder *b, PyObject *op, PyObject *specs, int32_t t, int *plain)
+{
+    ut_router *r = b->r;
+    if (!PyUnicode_Check(op) || !PyUnicode_IS_ASCII(op) || PyUnicode_GET_LENGTH(op) > 1) {
+        PyErr_SetString(PyExc_ValueError, "a compiled router's operator is one ASCII character");
+        return -1;
+    }
+    unsigned char c = PyUnicode_GET_LENGTH(op) ? PyUnicode_1BYTE_DATA(op)[0] : 0;
+    if (c != 0 && strchr("+#./;?&", c) == NULL) {
+        PyErr_SetString(PyExc_ValueError, "a compiled router's operator is one of + # . / ; ? &");
+        return -1;
+    }
+    PyObject *seq = items(specs, -1), *spec = NULL;
+    if (seq == NULL) {
+        return -1;
+    }
+    r->tokens[t].op = c;
+    r->tokens[t].vars = r->var_count;
+    for (Py_ssize_t i = 0; i < SIZE(seq); i++) {
+        int32_t v = vec_push(&b->vars);
+        if (v < 0 || (spec = items(ITEM(seq, i), 3)) == NULL ||
+            add_str(b, ITEM(spec, 0), &r->vars[v]) < 0) {
+            Py_XDECREF(spec);
+            Py_DECREF(seq);
+            return -1;
+        }
+        int explode = PyObject_IsTrue(ITEM(spec, 2));
+        if (explode < 0) {
+            Py_DECREF(spec);
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (explode || ITEM(spec, 1) != Py_None) {
+            *plain = 0;
+        }
+        Py_CLEAR(spec);
+    }
+    r->tokens[t].var_count = r->var_count - r->tokens[t].vars;
+    Py_DECREF(seq);
+    return 0;
+}
+
 static int add_template(builder *b, PyObject *o)
 {
     ut_router *r = b->r;
@@ -280,6 +325,7 @@ static int add_template(builder *b, PyObject *o)
     }
     r->templates[k].tokens = r->token_count;
     r->templates[k].rank = -1;
+    r->templates[k].plain = 1;
     for (Py_ssize_t i = 0; i < SIZE(seq); i++) {
         int32_t t = vec_push(&b->tokens);
         if (t < 0 || (token = items(ITEM(seq, i), -1)) == NULL) {
@@ -288,6 +334,8 @@ static int add_template(builder *b, PyObject *o)
         PyObject *kind = SIZE(token) > 0 ? ITEM(token, 0) : NULL;
         ut_token *tok = &r->tokens[t];
         tok->text.at = tok->text.len = 0;
+        tok->op = 0;
+        tok->vars = tok->var_count = 0;
         if (kind != NULL && PyUnicode_Check(kind) && SIZE(token) == 2 &&
             PyUnicode_CompareWithASCIIString(kind, "literal") == 0) {
             tok->shape = -1;
@@ -296,7 +344,8 @@ static int add_template(builder *b, PyObject *o)
             }
         } else if (kind != NULL && PyUnicode_Check(kind) && SIZE(token) == 4 &&
                    PyUnicode_CompareWithASCIIString(kind, "expression") == 0) {
-            if (as_int32(ITEM(token, 3), &tok->shape) < 0) {
+            if (as_int32(ITEM(token, 3), &tok->shape) < 0 ||
+                add_varspecs(b, ITEM(token, 1), ITEM(token, 2), t, &r->templates[k].plain) < 0) {
                 goto fail;
             }
         } else {
@@ -330,6 +379,7 @@ ut_router *ut_router_build(PyObject *compiled)
     b.shapes = (vec){(void **)&r->shapes, &r->shape_count, 0, sizeof(ut_shape)};
     b.tokens = (vec){(void **)&r->tokens, &r->token_count, 0, sizeof(ut_token)};
     b.templates = (vec){(void **)&r->templates, &r->template_count, 0, sizeof(ut_template)};
+    b.vars = (vec){(void **)&r->vars, &r->var_count, 0, sizeof(ut_str)};
     PyObject *fields = NULL, *part = NULL;
     if (!PyTuple_Check(compiled) || PyTuple_GET_SIZE(compiled) < 4) {
         PyErr_SetString(PyExc_TypeError, "Router() takes a CompiledRouter (Router.compiled())");
@@ -387,7 +437,7 @@ ut_router *ut_router_build(PyObject *compiled)
     /* Every array is allocated, empty or not: a pointer of an empty array is still
      * offset by zero, which C allows only from a real object. */
     vec *all[] = {&b.nodes, &b.edges, &b.regions, &b.tails, &b.ints, &b.shapes, &b.tokens,
-                  &b.templates};
+                  &b.templates, &b.vars};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (*all[i]->data == NULL && (*all[i]->data = PyMem_Malloc(all[i]->size)) == NULL) {
             PyErr_NoMemory();

@@ -10,10 +10,17 @@
  *                              whose regions it has: (index, rank, regions), the text of
  *                              each expression's region; None when none
  *     r.spans(uri, after=-1)   the same with (start, end, start, end, ...) for the regions
+ *     r.match_json(texts, allow_dot_segments=False)
+ *                              for a list of rows: (indexes, variables, rest), the index of
+ *                              the template each row matches and its variables as JSON
+ *                              (bind.c), None for a null row or a row that matches none,
+ *                              and rest, the rows for which bind.c is not sure
  *
  * The values are read from the regions by the readable Python (Matcher.bind): decoding,
  * repeated variables and the safety checks of §3.2.3; where it refuses them, the caller
- * asks again with the rank it had.  The object is immutable and holds no Python object. */
+ * asks again with the rank it had.  bind.c writes them for the templates and values where
+ * it gives what Matcher.bind gives, and leaves the other rows to it.  The object holds no
+ * Python object; match_json grows its scratch buffer. */
 #include "template.h"
 
 typedef struct {
@@ -159,12 +166,81 @@ static PyObject *router_spans(router_object *self, PyObject *const *args, Py_ssi
     return Py_BuildValue("(iiN)", k, t->rank, spans);
 }
 
+static PyObject *router_match_json(router_object *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1 || nargs > 2 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "match_json() takes a list of rows and allow_dot_segments");
+        return NULL;
+    }
+    int allow = 0;
+    if (nargs == 2 && (allow = PyObject_IsTrue(args[1])) < 0) {
+        return NULL;
+    }
+    PyObject *texts = args[0];
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *indexes = PyList_New(n), *variables = PyList_New(n), *rest = PyList_New(0);
+    if (indexes == NULL || variables == NULL || rest == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t row = 0; row < n; row++) {
+        PyObject *text = PyList_GET_ITEM(texts, row);
+        PyObject *index = Py_None, *json = Py_None;
+        Py_INCREF(Py_None);
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(indexes, row, index);
+        PyList_SET_ITEM(variables, row, json);
+        if (text == Py_None) {
+            continue;
+        }
+        ut_text uri;
+        int sure = 0;
+        if (PyUnicode_Check(text)) {
+            read_text(text, &uri, "match_json()");
+            int32_t k = ut_router_match(self->router, &uri, -1, self->spans);
+            Py_ssize_t len = 0;
+            sure = k < 0 ? 1 : ut_bind_json(self->router, k, &uri, self->spans, allow, &len);
+            if (sure < 0) {
+                goto fail;
+            }
+            if (k >= 0 && sure) {
+                if ((index = PyLong_FromLong(k)) == NULL) {
+                    goto fail;
+                }
+                PyList_SetItem(indexes, row, index);
+                if ((json = PyUnicode_DecodeUTF8(self->router->json, len, NULL)) == NULL) {
+                    goto fail;
+                }
+                PyList_SetItem(variables, row, json);
+            }
+        }
+        if (!sure) {
+            PyObject *number = PyLong_FromSsize_t(row);
+            if (number == NULL || PyList_Append(rest, number) < 0) {
+                Py_XDECREF(number);
+                goto fail;
+            }
+            Py_DECREF(number);
+        }
+    }
+    return Py_BuildValue("(NNN)", indexes, variables, rest);
+fail:
+    Py_XDECREF(indexes);
+    Py_XDECREF(variables);
+    Py_XDECREF(rest);
+    return NULL;
+}
+
 static PyMethodDef router_methods[] = {
     {"match", (PyCFunction)(void (*)(void))router_match, METH_FASTCALL,
      "match(uri, after=-1): (index, rank, regions) of the first template ranked after "
      "`after` whose regions uri has, or None."},
     {"spans", (PyCFunction)(void (*)(void))router_spans, METH_FASTCALL,
      "spans(uri, after=-1): (index, rank, (start, end, ...)) as match(), or None."},
+    {"match_json", (PyCFunction)(void (*)(void))router_match_json, METH_FASTCALL,
+     "match_json(texts, allow_dot_segments=False): (indexes, variables, rest) for a list "
+     "of rows: each row's template and its variables as JSON, None where none matches, "
+     "and the rows left to Matcher.bind."},
     {NULL, NULL, 0, NULL},
 };
 

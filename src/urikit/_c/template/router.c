@@ -215,6 +215,8 @@ void ut_router_free(ut_router *r)
     PyMem_Free(r->stack_nodes);
     PyMem_Free(r->stack_pos);
     PyMem_Free(r->found);
+    PyMem_Free(r->vars);
+    PyMem_Free(r->json);
     PyMem_Free(r);
 }
 
@@ -307,13 +309,36 @@ int ut_router_finish(ut_router *r)
         t->expressions = 0;
         for (int32_t j = 0; j < t->token_count; j++) {
             if (tokens[j].shape >= 0) {
-                if (tokens[j].shape >= r->shape_count) {
+                if (tokens[j].shape >= r->shape_count ||
+                    !range_ok(tokens[j].vars, tokens[j].var_count, r->var_count) ||
+                    tokens[j].var_count == 0) {
                     return bad("token");
+                }
+                for (int32_t v = 0; v < tokens[j].var_count; v++) {
+                    if (!str_ok(r, r->vars[tokens[j].vars + v])) {
+                        return bad("variable");
+                    }
                 }
                 last = j;
                 t->expressions++;
             } else if (!str_ok(r, tokens[j].text)) {
                 return bad("token");
+            }
+        }
+        /* bind.c reads a template whose variables each appear once (§3.2.1: one that
+         * appears again must bind the same value, which Matcher.bind checks) */
+        for (int32_t i = 0; i < t->token_count && t->plain; i++) {
+            for (int32_t v = 0; v < tokens[i].var_count && t->plain; v++) {
+                ut_str a = r->vars[tokens[i].vars + v];
+                for (int32_t j = i; j < t->token_count && t->plain; j++) {
+                    for (int32_t w = j == i ? v + 1 : 0; w < tokens[j].var_count; w++) {
+                        ut_str c = r->vars[tokens[j].vars + w];
+                        if (a.len == c.len && memcmp(r->pool + a.at, r->pool + c.at, (size_t)a.len) == 0) {
+                            t->plain = 0;
+                            break;
+                        }
+                    }
+                }
             }
         }
         if (t->expressions > r->max_expressions) {

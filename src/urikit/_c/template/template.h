@@ -6,6 +6,8 @@
  *   router.c   a router's prefix tree walked for one URI, and the regions of each candidate
  *              template, as urikit.template.routing.Router and template.matcher.Matcher
  *   build.c    a router read from its plain data (urikit.template.routing.CompiledRouter)
+ *   bind.c     the variables of a match as JSON, for the templates whose values Matcher.bind
+ *              reads with its plain readers; "not sure" (the caller asks Matcher.bind) else
  *   module.c   the Python module: check(text), Router(compiled).match(uri, after)
  *
  * Text is read as CPython stores it: an array of 1, 2 or 4 bytes per code point (a ut_text).
@@ -100,6 +102,8 @@ typedef struct {
 typedef struct {
     int32_t shape;      /* -1 for a literal */
     ut_str text;        /* the literal's expansion (§3.1) */
+    unsigned char op;   /* an expression's operator character (0 for none, §2.2) */
+    int32_t vars, var_count; /* its variable names, in the router's vars */
 } ut_token;
 
 typedef struct {
@@ -108,6 +112,7 @@ typedef struct {
     int32_t tail;         /* the token read from the end of the URI, or -1 (matcher.py) */
     Py_ssize_t suffix_len; /* the length of the literal tokens after the tail token */
     int32_t rank;         /* its place in the order, the most specific first */
+    int plain;            /* every variable once, none with a prefix or explode (bind.c) */
 } ut_template;
 
 typedef struct {
@@ -120,6 +125,8 @@ typedef struct {
     ut_token *tokens;
     ut_template *templates;
     char *pool;
+    ut_str *vars;
+    int32_t var_count;
     int32_t node_count, edge_count, region_count, tail_count, int_count, shape_count;
     int32_t token_count, template_count;
     Py_ssize_t pool_len;
@@ -128,6 +135,8 @@ typedef struct {
     int32_t *stack_nodes;
     Py_ssize_t *stack_pos;
     int64_t *found; /* rank << 32 | template index */
+    char *json;     /* the JSON text bind.c writes */
+    Py_ssize_t json_cap;
 } ut_router;
 
 void ut_router_free(ut_router *r);
@@ -144,6 +153,13 @@ int ut_template_regions(const ut_router *r, int32_t k, const ut_text *uri, Py_ss
  * path through the tree the URI follows (Router.candidates) and whose regions it has: its
  * index, with its spans; -1 when none. */
 int32_t ut_router_match(ut_router *r, const ut_text *uri, int32_t after, Py_ssize_t *spans);
+
+/* The variables of template k matched with its regions at spans (ut_router_match), as the
+ * JSON object that urikit._column_functions.variables_json writes of what Matcher.bind
+ * gives: 1 with the UTF-8 text in r->json and its length in *len; 0 where this code is not
+ * sure (Matcher.bind reads the regions); -1 with MemoryError. */
+int ut_bind_json(ut_router *r, int32_t k, const ut_text *uri, const Py_ssize_t *spans,
+                 int allow_dot_segments, Py_ssize_t *len);
 
 /* The router read from a urikit.template.routing.CompiledRouter; NULL with an exception. */
 ut_router *ut_router_build(PyObject *compiled);
