@@ -296,7 +296,9 @@ def test_hostile_input_costs_a_small_multiple_of_clean_input(hostile: str) -> No
     # audit proves a clean URL quiet with one parse; full_audit runs every check on it
     clean = "http://example.com/?" + "a=b&" * (len(hostile) // 4)
     best = min(_cpu(hostile) / max(_cpu(clean, full_audit), 1e-3) for _ in range(3))
-    assert best < 20
+    # The pure path reads the hostile text with the readable WHATWG parser too (the
+    # parser differential), a step in Python per character; a blow-up is hundreds.
+    assert best < (20 if urikit.compiled else 40)
 
 
 def test_findings_are_reports_with_known_codes() -> None:
