@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build urikit._speedups and urikit._columns (the units of src/urikit/_c, as setup.py lists
-# them) with AddressSanitizer and UndefinedBehaviorSanitizer and the invariant assertions of
+# Build urikit._speedups, urikit._columns, urikit._whatwg and urikit._template (the units
+# of src/urikit/_c, as setup.py lists them) with AddressSanitizer and UndefinedBehaviorSanitizer
+# and the invariant assertions of
 # the C (-DUK_CHECKS=1) into a temporary copy of the package, then run the tests of the
 # compiled code (scanner, error locator, value type, RFC operations, lenient repairs, site
 # lookup, column kernel) and the hostile inputs against them.  The build keeps int32 ends
@@ -21,10 +22,9 @@ sanitize_setup -fvisibility=hidden -DUK_NARROW_MAX=24 -DUK_CHECKS=1
 
 # A copy of the pure-Python package without any compiled extension, plus the sanitized one.
 run cp -r src/urikit "$tmp/urikit"
-run rm -rf "$tmp"/urikit/_speedups*.so "$tmp"/urikit/_columns*.so "$tmp"/urikit/*.pyd \
-    "$tmp"/urikit/_c
+run rm -rf "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd "$tmp"/urikit/_c
 # The sources of each module, from setup.py.
-for module in _speedups _columns; do
+for module in _speedups _columns _whatwg _template; do
     mapfile -t sources < <(setup_sources "$module")
     run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/$module$suffix"
 done

@@ -445,9 +445,11 @@ def target_decode(draw: Draw) -> None:
 
 def target_audit(draw: Draw) -> None:
     """``audit`` and ``lenient_ipv4`` never raise; spans lie in the text."""
+    wrapped = draw.flag()
+    wrapper = draw.pick(("feed:", "jar:", "view-source:", "feed:jar:"))
     (text,) = draw.texts(1)
-    if draw.flag():
-        text = draw.pick(("feed:", "jar:", "view-source:", "feed:jar:")) * 3 + text
+    if wrapped:
+        text = wrapper * 3 + text
     for report in urikit.audit(text):
         assert 0 <= report.span[0] <= report.span[1] <= len(text), report
     start, end, levels, _ = innermost(text, DEFAULT_REGISTRY)
