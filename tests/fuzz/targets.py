@@ -418,8 +418,9 @@ def _check_links(html: str | bytes, base_text: str, scripting: bool = True) -> N
 
 def target_links(draw: Draw) -> None:
     """``links`` on text: only a bad base raises."""
+    scripting = draw.flag()
     base_text, html = draw.texts(2)
-    _check_links(html, base_text, draw.flag())
+    _check_links(html, base_text, scripting)
 
 
 def target_links_bytes(draw: Draw) -> None:
