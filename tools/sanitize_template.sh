@@ -48,7 +48,19 @@ fi
 # A copy of the pure-Python package without any compiled extension, plus the sanitized ones.
 run cp -r src/urikit "$tmp/urikit"
 run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
-run "$CC" "${flags[@]}" -I"$include" src/urikit/_speedups.c -o "$tmp/urikit/_speedups$suffix"
+# The units of urikit._speedups as setup.py lists them.
+mapfile -t speedups < <(
+    "$PYTHON" - <<'PY'
+from unittest import mock
+
+import setuptools
+
+with mock.patch.object(setuptools, "setup"):
+    import setup
+print("\n".join(setup.speedups.sources))
+PY
+)
+run "$CC" "${flags[@]}" -I"$include" "${speedups[@]}" -o "$tmp/urikit/_speedups$suffix"
 sources=(src/urikit/_c/template/{syntax,router,build,module}.c)
 run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_template$suffix"
 
