@@ -3,10 +3,10 @@
 For each format of JSON Schema 2020-12 Validation §7.3.5 and §7.3.6, on the same
 input, in the same run:
 
-- ``urikit``: the function of ``urikit.jsonschema.FORMATS`` (the compiled core's
-  ``is_valid`` for the four URI and IRI rules, ``urikit.template.syntax`` for
-  ``uri-template``); and, as pure Python, the same function of a copy of urikit
-  imported with ``URIKIT_NO_EXTENSIONS=1``.
+- ``urikit``: the function of ``urikit.jsonschema.FORMATS`` (with the compiled core
+  one C call each: ``Store._rule_validator`` for the four URI and IRI rules,
+  ``urikit._template.conforms`` for ``uri-template``); and, as pure Python, the same
+  function of a copy of urikit imported with ``URIKIT_NO_EXTENSIONS=1``.
 - ``jsonschema``: the checker ``jsonschema.FormatChecker()`` holds for the format, as
   jsonschema chooses it when its optional packages are installed: ``rfc3987.parse``
   (GPL) for the four URI and IRI formats, ``uri_template.validate`` for templates.

@@ -291,6 +291,19 @@ def test_runs_of_triplets_broken_at_every_offset(fault: str) -> None:
             check(head + RUN[:at] + fault + RUN[at:] + RUN)
 
 
+@needs_extension
+@pytest.mark.parametrize("fault", ["", " ", "%", "%4", "%41", "\u00e9", "#", "?", "@", ":", "["])
+def test_ascii_texts_of_every_length_near_the_steps(fault: str) -> None:
+    """A str of ASCII characters is read 16 octets a step, and one of at most 256 is
+    copied before zeros first: a fault at the end and in the middle of texts of every
+    length near the first steps and near the end of the copy."""
+    for head in ("http://h/", "//", "s:", "http://u@h:1/?", "#"):
+        for length in (*range(0, 36), *range(236, 262)):
+            body = ("a/b=" * length)[:length]
+            check(head + body + fault)
+            check(head + body[: length // 2] + fault + body[length // 2 :])
+
+
 @pytest.fixture(scope="module")
 def corpus() -> list[str]:
     return URLS.read_text(encoding="utf-8").splitlines()

@@ -319,6 +319,10 @@ def test_the_rule_checks_are_one_call_into_the_compiled_core() -> None:
     check = FORMATS["uri"]
     assert type(check).__name__ == "builtin_function_or_method"
     assert check("http://a/") is True and check("a") is False and check(None) is True
+    template = FORMATS["uri-template"]
+    one_call = type(template).__name__ == "builtin_function_or_method"
+    assert one_call is urikit.template.backend.compiled
+    assert template("/{x}") is True and template("/{x") is False and template(None) is True
     for rule in ("host", "nonsense"):
         with pytest.raises(ValueError, match="reference rule"):
             Store._rule_validator(rule, bool)

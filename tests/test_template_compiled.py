@@ -81,6 +81,23 @@ def test_is_template_takes_a_str(backend: ModuleType) -> None:
         _template(backend).is_template(b"{x}")
 
 
+def test_the_json_schema_format(backend: ModuleType) -> None:
+    """``uri-template`` of JSON Schema 2020-12 (§7.3.6): the syntax check for a str, and
+    True for any other instance (§7.1); one C call with the compiled core."""
+    conforms = _template(backend).backend.template_format
+    for instance in (None, 1, b"{", ["{"], {"{": 1}):
+        assert conforms(instance) is True
+    for text in VALID:
+        assert conforms(text) is True, text
+    for text, _ in INVALID:
+        assert conforms(text) is False, text
+    long_literals = "/caf\u00e9-'~" * 300
+    assert conforms(long_literals + "{x}") is True
+    assert conforms(long_literals + " {x}") is False
+    compiled = _template(backend).backend.compiled
+    assert (type(conforms).__name__ == "builtin_function_or_method") is compiled
+
+
 ROUTES = [
     "/", "/a", "/a/", "/a/{x}", "/a/{x}/", "/a/{x}/{y}", "/a{/x*}", "/a{?q,r}",
     "/a/{x}{?q}", "/b/{+rest}", "/b/{x}.json", "{/p,q}", "/c{;k*}", "/d{#f}", "/a/b",
@@ -201,6 +218,7 @@ CHARS = st.one_of(
 def test_the_syntax_checks_agree(text: str) -> None:
     assert COMPILED_T.backend.error_position(text) == PURE_T.backend.error_position(text)
     assert COMPILED_T.is_template(text) == PURE_T.is_template(text)
+    assert COMPILED_T.backend.template_format(text) is PURE_T.is_template(text)
 
 
 @st.composite

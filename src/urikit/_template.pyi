@@ -7,6 +7,7 @@ from typing_extensions import Self
 from .template.routing import CompiledRouter
 
 def check(text: str, /) -> int: ...
+def conforms(instance: object, /) -> bool: ...
 
 @final
 class Router:

@@ -29,7 +29,7 @@ from typing import Final
 from jsonschema import FormatChecker
 
 from ._seam import Store
-from .template import is_template
+from .template.backend import template_format
 from .validate import is_valid
 
 __all__ = ["FORMATS", "format_checker"]
@@ -48,18 +48,13 @@ def _rule_checker(rule: str) -> Callable[[object], bool]:
     return Store._rule_validator(rule, conforms)
 
 
-def _is_template(instance: object) -> bool:
-    """Is a string instance a URI Template (RFC 6570 §2)?"""
-    return is_template(instance) if isinstance(instance, str) else True
-
-
 #: Each format and the function that checks it; a non-string instance passes.
 FORMATS: Final[dict[str, Callable[[object], bool]]] = {
     "uri": _rule_checker("URI"),
     "uri-reference": _rule_checker("URI-reference"),
     "iri": _rule_checker("IRI"),
     "iri-reference": _rule_checker("IRI-reference"),
-    "uri-template": _is_template,
+    "uri-template": template_format,
 }
 
 #: A ``jsonschema.FormatChecker``: jsonschema's own checkers, with urikit's for

@@ -91,6 +91,9 @@ int uk_scan_text(PyObject *text, int iri, ptrdiff_t spans[UK_SPANS])
 #endif
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     const void *data = PyUnicode_DATA(text);
+    if (PyUnicode_IS_ASCII(text)) {
+        return uk_scan_ascii((const uint8_t *)data, n, spans);
+    }
     switch (PyUnicode_KIND(text)) {
     case PyUnicode_1BYTE_KIND:
         return uk_scan_ucs1((const uint8_t *)data, n, iri, spans);

@@ -475,6 +475,35 @@ int uk_scan_octets(const uk_octet_table *t, const uint8_t *s, ptrdiff_t n, const
     return t->scan(t, s, n, limit, spans);
 }
 
+/* The table of uk_scan_ascii, the same for every module that links this unit. */
+static uk_octet_table uk_ascii_table;
+
+void uk_scan_ascii_init(void)
+{
+    if (uk_ascii_table.scan == NULL) {
+        uk_octet_table_init(&uk_ascii_table);
+    }
+}
+
+/* A text this long or shorter is copied before a run of zeros as long as a step of the
+ * wide reader, so that every run of it is read 16 octets a step to its end. */
+#define UK_ASCII_PADDED 256
+
+int uk_scan_ascii(const uint8_t *s, ptrdiff_t n, ptrdiff_t spans[UK_SPANS])
+{
+    const uk_octet_table *t = &uk_ascii_table;
+    UK_ASSERT(t->scan != NULL);
+#ifndef UK_NO_PAD
+    if (t->simd && n <= UK_ASCII_PADDED) {
+        uint8_t padded[UK_ASCII_PADDED + 16];
+        memcpy(padded, s, (size_t)n);
+        memset(padded + n, 0, 16);
+        return t->scan(t, padded, n, padded + n + 16, spans);
+    }
+#endif
+    return t->scan(t, s, n, s + n, spans);
+}
+
 /* --- UTF-8 in the IRI grammar: uk_scan_utf8 ------------------------------------------------- */
 
 /* The end of the maximal *( class / pct-encoded ) run from i over UTF-8 octets: an ASCII

@@ -7,11 +7,12 @@
  *     uk_scan_ucs1, uk_scan_ucs2, uk_scan_ucs4
  *         code units of 1, 2 or 4 octets (the three kinds of a Python str), in the
  *         URI grammar or with iri != 0 the IRI grammar; the value type's scanner;
- *     uk_scan_octets
+ *     uk_scan_octets, uk_scan_ascii
  *         octets in the URI grammar (no octet >= 0x80 is in it, as no non-ASCII
  *         character is), each octet's classes one load from a table of 256, runs read
  *         16 octets a step with SSSE3 where the processor has it; the column kernel's
- *         scanner of UTF-8 rows, which may read on after the row up to a limit;
+ *         scanner of UTF-8 rows, which may read on after the row up to a limit, and
+ *         the value type's for a str of ASCII characters;
  *     uk_scan_utf8
  *         UTF-8 in the IRI grammar, each sequence decoded where a run meets it; spans
  *         in octets; the column kernel's scanner for IRIs.
@@ -59,6 +60,14 @@ void uk_octet_table_init(uk_octet_table *t);
 
 /* t->scan(t, s, n, limit, spans). */
 uk_octets_scan uk_scan_octets;
+
+/* The reference s[0..n-1] of ASCII code units (the kind of a str whose every character
+ * is below 0x80): uk_scan_octets over a table of this unit's, made by uk_scan_ascii_init
+ * before the first call.  Every member of the IRI grammar that is not in the URI grammar
+ * is non-ASCII (RFC 3987 §2.2), as is every bidi formatting character, so the answer
+ * and the spans are those of uk_scan_ucs1 in either grammar. */
+void uk_scan_ascii_init(void);
+int uk_scan_ascii(const uint8_t *s, ptrdiff_t n, ptrdiff_t spans[UK_SPANS]);
 
 /* The IRI-reference s[0..n-1] in UTF-8 octets (0 for a text that is not UTF-8). */
 int uk_scan_utf8(const uint8_t *s, ptrdiff_t n, ptrdiff_t spans[UK_SPANS]);

@@ -104,6 +104,7 @@ static PyMethodDef speedups_methods[] = {
 static int speedups_exec(PyObject *module)
 {
     uk_state *st = PyModule_GetState(module);
+    uk_scan_ascii_init();
     st->str_iri = PyUnicode_InternFromString("_iri");
     st->str_refuse = PyUnicode_InternFromString("_refuse");
     st->str_string = PyUnicode_InternFromString("string");

@@ -8,6 +8,8 @@ them together on generated templates and URIs):
 
 * :func:`is_template` and :func:`error_position`: ``_template.check`` or
   ``syntax.parse``, the same first character outside the grammar;
+* :data:`template_format`: ``_template.conforms`` or :func:`is_template` for a
+  ``str``, and ``True`` for anything else (JSON Schema's ``uri-template``);
 * :func:`route_core`: ``_template.Router`` over :meth:`Router.compiled
   <urikit.template.routing.Router.compiled>`, which walks the prefix tree and finds
   each candidate's regions as ``Router.candidates`` and ``Matcher.regions`` do; the
@@ -18,12 +20,20 @@ them together on generated templates and URIs):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from .._seam import template_core
 from .syntax import TemplateError, parse
 
-__all__ = ["RouteCore", "compiled", "error_position", "is_template", "route_core"]
+__all__ = [
+    "RouteCore",
+    "compiled",
+    "error_position",
+    "is_template",
+    "route_core",
+    "template_format",
+]
 
 _CORE: Final = template_core()
 
@@ -78,6 +88,20 @@ def is_template(text: str) -> bool:
     except TemplateError:
         return False
     return True
+
+
+def _template_format(instance: object) -> bool:
+    """Is a string instance a URI Template (RFC 6570 §2)?"""
+    # not a string: no string format applies (JSON Schema Validation §7.1)
+    return is_template(instance) if isinstance(instance, str) else True
+
+
+#: The format ``uri-template`` of JSON Schema 2020-12 Validation §7.3.6 for any instance:
+#: whether a ``str`` is a URI Template (:func:`is_template`), ``True`` for anything else
+#: (§7.1).  With the compiled core it is ``_template.conforms``, one C call.
+template_format: Final[Callable[[object], bool]] = (
+    _template_format if _CORE is None else _CORE.conforms
+)
 
 
 def route_core(router: tuple[object, ...]) -> RouteCore | None:

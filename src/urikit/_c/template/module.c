@@ -4,6 +4,10 @@
  *     check(text) -> int       -1 when text is a URI Template (§2), else the position of
  *                              the first character that cannot belong to one (as
  *                              urikit.template.syntax.parse raises TemplateError there)
+ *     conforms(instance)       the format "uri-template" of JSON Schema 2020-12
+ *                              Validation §7.3.6: False for a str that is not a URI
+ *                              Template, True for any other instance (a format of
+ *                              strings passes what is not one, §7.1)
  *     Router(compiled)         a router read from Router.compiled() (a CompiledRouter)
  *     r.match(uri, after=-1)   the first template, the most specific first and ranked
  *                              after `after`, whose path through the tree uri follows and
@@ -49,6 +53,19 @@ static PyObject *check(PyObject *module, PyObject *text)
         return NULL;
     }
     return PyLong_FromSsize_t(ut_check(&t));
+}
+
+static PyObject *conforms(PyObject *module, PyObject *instance)
+{
+    (void)module;
+    if (!PyUnicode_Check(instance)) {
+        Py_RETURN_TRUE;
+    }
+    ut_text t;
+    if (read_text(instance, &t, "conforms()") < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(ut_check(&t) < 0);
 }
 
 static PyObject *router_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -259,6 +276,10 @@ static PyMethodDef module_methods[] = {
     {"check", (PyCFunction)check, METH_O,
      "check(text): -1 when text is a URI Template (RFC 6570 §2), else the position of the "
      "first character that cannot belong to one."},
+    {"conforms", (PyCFunction)conforms, METH_O,
+     "conforms(instance): whether instance has the format \"uri-template\" of JSON Schema "
+     "2020-12 (§7.3.6): False for a str that is not a URI Template (RFC 6570 §2), True for "
+     "any other instance (§7.1)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -272,6 +293,7 @@ static struct PyModuleDef template_module = {
 
 PyMODINIT_FUNC PyInit__template(void)
 {
+    ut_syntax_init();
     if (PyType_Ready(&RouterType) < 0) {
         return NULL;
     }

@@ -37,6 +37,26 @@ static int is_literal(Py_UCS4 c)
     return 0;
 }
 
+/* is_literal of each code point below 0x100, the code units of a str of the 1-byte kind;
+ * made by ut_syntax_init. */
+static uint8_t literal_ucs1[256];
+
+void ut_syntax_init(void)
+{
+    for (Py_UCS4 c = 0; c < 256; c++) {
+        literal_ucs1[c] = (uint8_t)is_literal(c);
+    }
+}
+
+/* The end of the run of literals from i in the 1-byte text s[0..n-1] ("%" is in none). */
+static inline Py_ssize_t literal_run_ucs1(const uint8_t *s, Py_ssize_t i, Py_ssize_t n)
+{
+    while (i < n && literal_ucs1[s[i]]) {
+        i++;
+    }
+    return i;
+}
+
 static int is_hex(Py_UCS4 c)
 {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
@@ -151,6 +171,12 @@ Py_ssize_t ut_check(const ut_text *t)
 {
     Py_ssize_t i = 0, n = t->len, error = -1;
     while (i < n) {
+        if (t->kind == PyUnicode_1BYTE_KIND) {
+            i = literal_run_ucs1((const uint8_t *)t->data, i, n);
+            if (i == n) {
+                break;
+            }
+        }
         Py_UCS4 c = ut_at(t, i);
         if (c == '{') {
             i = expression(t, i, &error);

@@ -8,7 +8,8 @@
  *   build.c    a router read from its plain data (urikit.template.routing.CompiledRouter)
  *   bind.c     the variables of a match as JSON, for the templates whose values Matcher.bind
  *              reads with its plain readers; "not sure" (the caller asks Matcher.bind) else
- *   module.c   the Python module: check(text), Router(compiled).match(uri, after)
+ *   module.c   the Python module: check(text), conforms(instance),
+ *              Router(compiled).match(uri, after)
  *
  * Text is read as CPython stores it: an array of 1, 2 or 4 bytes per code point (a ut_text).
  * Everything a router holds is ASCII (the expansion of a literal, §3.1, and the characters an
@@ -55,6 +56,9 @@ static inline Py_UCS4 ut_at(const ut_text *t, Py_ssize_t i)
 /* -1 when the text is a URI Template (RFC 6570 §2), else the position of the first
  * character that cannot belong to one (the position TemplateError gives). */
 Py_ssize_t ut_check(const ut_text *t);
+
+/* Makes the tables of ut_check; called once, before the first check. */
+void ut_syntax_init(void);
 
 /* -- the router ------------------------------------------------------------------------- */
 
