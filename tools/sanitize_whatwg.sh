@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build urikit._whatwg (src/urikit/_c/whatwg/) with AddressSanitizer and
-# UndefinedBehaviorSanitizer into a temporary copy of the package, then run the tests of
+# UndefinedBehaviorSanitizer into a temporary copy of the package, with urikit._speedups
+# (the seam uses the compiled modules only beside it), then run the tests of
 # the WHATWG reading against it: the web-platform-tests on both implementations, the laws,
 # and the differential tests of the compiled parser (and its Punycode decoder) against the
 # readable one.
@@ -18,13 +19,15 @@ cd "$(dirname "$0")/.."
 source tools/_sanitizers.sh
 sanitize_setup
 
-# A copy of the pure-Python package without any compiled extension, plus the sanitized one.
+# A copy of the pure-Python package without any compiled extension, plus the sanitized ones.
 run cp -r src/urikit "$tmp/urikit"
 run rm -f "$tmp"/urikit/*.so "$tmp"/urikit/*.pyd
-sources=(src/urikit/_c/whatwg/{buffer,host,uts46,fast,parser,module}.c)
-run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/_whatwg$suffix"
+for module in _speedups _whatwg; do
+    mapfile -t sources < <(setup_sources "$module")
+    run "$CC" "${flags[@]}" -I"$include" "${sources[@]}" -o "$tmp/urikit/$module$suffix"
+done
 
-sanitized_environment
+sanitized_environment URIKIT_SANITIZED=1
 run "$PYTHON" -c "
 import sys, urikit._whatwg as w
 if not w.__file__.startswith(sys.argv[1]):
