@@ -10,14 +10,12 @@ of the C) and ``tools/gen_schemes.py`` (the scheme registry's data).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from functools import partial
 from pathlib import Path
-from types import ModuleType
 from typing import get_args
 
 import pytest
+from generators import load_tool
 
 from urikit import IRI, URI, _contracts, _seam, lenient, types, validate
 from urikit._contracts import ColumnOperation, ColumnOutput, Group
@@ -26,19 +24,10 @@ from urikit.grammar import IRI_GRAMMAR, URI_GRAMMAR
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _outputs() -> list[tuple[str, Path, str]]:
     found = []
     for tool in ("gen_contracts", "gen_tables"):
-        for path, text in _load_tool(tool).outputs().items():
+        for path, text in load_tool(tool).outputs().items():
             found.append((tool, path, text))
     return found
 
@@ -55,7 +44,7 @@ def test_generated_file_is_current(tool: str, path: Path, text: str) -> None:
 
 def test_scheme_data_is_current() -> None:
     pytest.importorskip("tomllib")
-    gen = _load_tool("gen_schemes")
+    gen = load_tool("gen_schemes")
     source = (ROOT / "tools" / "schemes.toml").read_text(encoding="utf-8")
     generated = (ROOT / "src" / "urikit" / "_scheme_data.py").read_text(encoding="utf-8")
     assert gen.render(source) == generated, "stale: run python tools/gen_schemes.py"

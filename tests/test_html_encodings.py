@@ -6,10 +6,10 @@ Standard), to the Standard itself on any bytes."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from generators import load_tool
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -272,10 +272,6 @@ def test_every_decoder_on_encoded_text_with_errors(encoding: str) -> None:
 
 @needs_endec
 def test_the_generated_differences_are_up_to_date() -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import gen_encoding_data
-    finally:
-        sys.path.pop(0)
+    gen_encoding_data = load_tool("gen_encoding_data")
     generated = ROOT / "src" / "urikit" / "text" / "_encoding_data.py"
     assert gen_encoding_data.render() == generated.read_text(encoding="utf-8")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import pickle
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from generators import load_tool
 
 from urikit import _scheme_data
 from urikit.errors import URIError
@@ -391,12 +391,7 @@ def test_components_vocabulary() -> None:
 
 def _generator() -> ModuleType:
     pytest.importorskip("tomllib")
-    path = ROOT / "tools" / "gen_schemes.py"
-    spec = importlib.util.spec_from_file_location("gen_schemes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_schemes")
 
 
 def test_generated_fields_match_scheme() -> None:

@@ -12,7 +12,6 @@ and to its own two paths; the generated table held to the list; no network, ever
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import psl_oracle as oracle
 import pytest
+from generators import load_tool
 from hypothesis import given
 from hypothesis import strategies as st
 from linear import assert_linear
@@ -230,18 +230,9 @@ def test_the_compiled_table_refuses_arrays_that_disagree() -> None:
 # -- the generated table ------------------------------------------------------------------
 
 
-def _generator() -> object:
-    path = ROOT / "tools" / "gen_psl.py"
-    spec = importlib.util.spec_from_file_location("gen_psl", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_generated_table_is_up_to_date() -> None:
     generated = (ROOT / "src" / "urikit" / "sites" / "_table.py").read_text(encoding="utf-8")
-    assert _generator().render(LIST_TEXT) == generated, "run: python tools/gen_psl.py"  # type: ignore[attr-defined]
+    assert load_tool("gen_psl").render(LIST_TEXT) == generated, "run: python tools/gen_psl.py"
 
 
 def test_generated_table_is_the_list() -> None:

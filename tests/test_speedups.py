@@ -11,16 +11,15 @@ Without the extension these tests skip, unless ``URIKIT_REQUIRE_EXTENSION=1`` is
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from generators import load_tool
 from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import (
@@ -92,17 +91,8 @@ def test_extension_is_importable() -> None:
 # --- the parser of class bodies of tools/gen_tables.py -------------------------------------
 
 
-def _load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_class_body_parser() -> None:
-    gen_tables = _load_tool("gen_tables")
+    gen_tables = load_tool("gen_tables")
     assert gen_tables.parse_class(r"A-Za-z0-9\-._~") == [
         (0x2D, 0x2E), (0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A), (0x7E, 0x7E),
     ]  # fmt: skip

@@ -9,13 +9,12 @@ both versions assign, and the ``idna`` package's UTS #46 table.
 from __future__ import annotations
 
 import bisect
-import importlib.util
 import pickle
-import sys
 import unicodedata
 from pathlib import Path
 
 import pytest
+from generators import load_tool
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,18 +24,9 @@ from urikit._nfc import nfc
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _generator():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("gen_uts46", ROOT / "tools" / "gen_uts46.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_uts46"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_generated_files_are_up_to_date() -> None:
     """_uts46_data.py and the C header are what tools/gen_uts46.py writes from the data."""
-    for path, text in _generator().outputs().items():
+    for path, text in load_tool("gen_uts46").outputs().items():
         assert path.read_text(encoding="utf-8") == text, f"{path.name}: run tools/gen_uts46.py"
 
 

@@ -31,10 +31,11 @@ only; ``tests/test_generated.py`` fails when either is stale.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import get_args
+
+from _generated import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / "src" / "urikit" / "_contracts.py"
@@ -377,18 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a change")
     args = parser.parse_args(argv)
-    stale = 0
-    for path, text in outputs().items():
-        if args.check:
-            current = path.read_text(encoding="utf-8") if path.exists() else ""
-            if current != text:
-                print(f"{path} is out of date; run python tools/gen_contracts.py", file=sys.stderr)
-                stale = 1
-        else:
-            path.parent.mkdir(exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
-    return stale
+    return write_or_check(outputs(), check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import endec
+from _generated import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -159,15 +160,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the module is stale")
     args = parser.parse_args()
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run tools/gen_encoding_data.py")
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check({TARGET: render()}, check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":

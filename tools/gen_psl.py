@@ -27,6 +27,8 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from _generated import write_or_check
+
 from urikit.sites._compile import compile_rules, table_text
 from urikit.sites._rules import read_rules
 
@@ -145,16 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"{SOURCE.name}: {exc}", file=sys.stderr)
         return 2
-    current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else None
-    if args.check:
-        if current != text:
-            print(f"{TARGET} is out of date; run python tools/gen_psl.py", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        TARGET.write_text(text, encoding="utf-8")
-        print(f"wrote {TARGET}")
-    return 0
+    return write_or_check({TARGET: text}, check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":

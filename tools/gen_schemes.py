@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import tomllib
+from _generated import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tools" / "schemes.toml"
@@ -189,16 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SchemeTableError as exc:
         print(f"{SOURCE.name}: {exc}", file=sys.stderr)
         return 2
-    current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else None
-    if args.check:
-        if current != text:
-            print(f"{TARGET} is out of date; run python tools/gen_schemes.py", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        TARGET.write_text(text, encoding="utf-8")
-        print(f"wrote {TARGET}")
-    return 0
+    return write_or_check({TARGET: text}, check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from _generated import write_or_check
 
 from urikit import grammar as g
 
@@ -542,18 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on a change")
     args = parser.parse_args(argv)
-    stale = 0
-    for path, text in outputs().items():
-        if args.check:
-            current = path.read_text(encoding="utf-8") if path.exists() else ""
-            if current != text:
-                print(f"{path} is out of date; run python tools/gen_tables.py", file=sys.stderr)
-                stale = 1
-        else:
-            path.parent.mkdir(exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
-    return stale
+    return write_or_check(outputs(), check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from _generated import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = "17.0.0"
 DATA = ROOT / "tools" / "data" / "unicode-17.0"
@@ -388,20 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if out of date")
     args = parser.parse_args(argv)
-    stale = []
-    for path, text in outputs().items():
-        current = path.read_text(encoding="utf-8") if path.exists() else None
-        if current == text:
-            continue
-        if args.check:
-            stale.append(path)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)}")
-    for path in stale:
-        print(f"{path.relative_to(ROOT)} is out of date: run python tools/gen_uts46.py")
-    return 1 if stale else 0
+    return write_or_check(outputs(), check=args.check, tool=__file__)
 
 
 if __name__ == "__main__":
