@@ -114,8 +114,38 @@ def _check_resolved(backend: ModuleType, base: str, ref: str, strict: bool) -> N
         target = transform_references(base_parts, ref_parts, strict=strict)
         assert type(got) is cls
         assert str(got) == target, (base, ref)
+        assert str(cls(base).resolve(cls(ref), strict=strict)) == target
         if cls is backend.URI:
             assert str(backend.resolve(base, ref, strict=strict)) == target
+
+
+def test_a_reference_of_the_base_class_is_resolved_by_the_seam(
+    backend: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``URI`` reference against a ``URI`` base (an ``IRI`` against an ``IRI``) takes the
+    seam's one call, as a ``str`` does; a reference of the other class is converted first
+    (RFC 3987 §3.1) and takes the readable road."""
+    calls: list[tuple[str, str]] = []
+    backend._seam.resolved(backend.URI, "http://a", "g", True)  # binds on its first call
+    resolved = backend._seam.resolved
+
+    def counting(cls: type, base: str, ref: str, strict: bool) -> object:
+        calls.append((base, ref))
+        return resolved(cls, base, ref, strict)
+
+    monkeypatch.setattr(backend._seam, "resolved", counting)
+    for cls in (backend.URI, backend.IRI):
+        calls.clear()
+        assert str(cls("http://a/b/c/d;p?q").resolve(cls("../g"))) == "http://a/b/g"
+        assert calls == [("http://a/b/c/d;p?q", "../g")]
+    calls.clear()
+    assert str(backend.resolve(backend.URI("http://a/b/c/d;p?q"), backend.URI("g"))) == (
+        "http://a/b/c/g"
+    )
+    assert calls == [("http://a/b/c/d;p?q", "g")]
+    calls.clear()
+    assert str(backend.URI("http://a/b/").resolve(backend.IRI("r%C3%A9"))) == "http://a/b/r%C3%A9"
+    assert calls == []
 
 
 @given(st.sampled_from(BASES), uri_references(), st.booleans())

@@ -454,8 +454,10 @@ class _Reference(Store):
         'http://a/b/g'
         """
         cls = type(self)
-        if spec == "rfc3986" and type(ref) is str and (cls is URI or cls is IRI):
-            target = _seam.resolved(cls, self._text, ref, strict)
+        if spec == "rfc3986" and (cls is URI or cls is IRI):
+            # a str, or a value of this very class, is read by the compiled core as text
+            text = ref if type(ref) is str else ref._text if type(ref) is cls else None
+            target = None if text is None else _seam.resolved(cls, self._text, text, strict)
             if target is not None:
                 return self if target._text == self._text else target
         from .legacy import resolve_by
