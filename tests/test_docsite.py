@@ -169,6 +169,21 @@ def test_the_reference_names_the_modules_of_the_architecture() -> None:
     )
 
 
+def test_every_module_a_guide_imports_from_has_a_reference_page() -> None:
+    """What a guide's example imports, a reader can look up: ``urikit`` or a module of the
+    reference."""
+    imported = re.compile(r"^(?:>>> |\.\.\. )?\s*(?:from|import) (urikit[.\w]*)", re.MULTILINE)
+    found = {
+        (path.name, module)
+        for path in [*DOCS.glob("*.md"), ROOT / "README.md"]
+        for module in imported.findall(path.read_text(encoding="utf-8"))
+    }
+    assert len({module for _, module in found}) > 15
+    documented = {"urikit", *urikit_reference.PUBLIC_MODULES}
+    missing = sorted((name, module) for name, module in found if module not in documented)
+    assert not missing, missing
+
+
 def _commands(parser: argparse.ArgumentParser, prefix: str) -> Iterator[str]:
     for name, subparser in urikit_reference._subcommands(parser).items():
         yield f"{prefix} {name}"

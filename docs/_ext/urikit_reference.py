@@ -27,6 +27,13 @@ from sphinx.util.docutils import SphinxDirective
 #: The documented modules of docs/architecture.md ("The public API"), in its order.
 PUBLIC_MODULES = (
     "urikit.types",
+    "urikit.components",
+    "urikit.query",
+    "urikit.paths",
+    "urikit.resolution",
+    "urikit.compare",
+    "urikit.mapping",
+    "urikit.bidi",
     "urikit.report",
     "urikit.schemes",
     "urikit.protocol_steps",

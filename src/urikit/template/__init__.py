@@ -18,7 +18,7 @@ router's matching are written twice, readable and in C, chosen in
 
 from __future__ import annotations
 
-from .backend import is_template
+from .backend import error_position, is_template, template_format
 from .matching import MatchValue
 from .routing import CompiledRouter, RouteMatch, Router
 from .syntax import TemplateError
@@ -31,5 +31,7 @@ __all__ = [
     "Router",
     "TemplateError",
     "URITemplate",
+    "error_position",
     "is_template",
+    "template_format",
 ]
