@@ -372,28 +372,39 @@ def test_data_writes_the_octets(tmp_path: Path) -> None:
     assert bad.returncode == 1 and bad.stdout == b"" and b"data: URL" in bad.stderr
 
 
-# --- the examples of docs/cli.md run -----------------------------------------------------------
+# --- the command examples of the documentation run -------------------------------------------
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-def _doc_examples() -> list[tuple[str, list[str]]]:
-    found: list[tuple[str, list[str]]] = []
-    blocks = re.findall(r"^```console\n(.*?)^```", DOCS.read_text(encoding="utf-8"), re.M | re.S)
-    for block in blocks:
-        for line in block.rstrip("\n").split("\n"):
-            if line.startswith("$ "):
-                found.append((line[2:], []))
-            else:
-                found[-1][1].append(line)
+def _doc_examples() -> list[tuple[str, str, list[str]]]:
+    """Each ``$ command`` of a ``console`` block of ``docs/*.md``: its page, the command
+    and the lines shown after it."""
+    found: list[tuple[str, str, list[str]]] = []
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"^```console\n(.*?)^```", text, re.M | re.S):
+            for line in block.rstrip("\n").split("\n"):
+                if line.startswith("$ "):
+                    found.append((path.name, line[2:], []))
+                else:
+                    found[-1][2].append(line)
     return found
 
 
 DOC_EXAMPLES = _doc_examples()
 
 
-@pytest.mark.parametrize(("command", "output"), DOC_EXAMPLES, ids=[e[0] for e in DOC_EXAMPLES])
-def test_docs_example_runs(command: str, output: list[str]) -> None:
+def test_the_pages_with_command_examples() -> None:
+    pages = {page for page, _, _ in DOC_EXAMPLES}
+    assert {"cli.md", "components.md", "templates.md"} <= pages
+    assert len(DOC_EXAMPLES) > 20
+
+
+@pytest.mark.parametrize(
+    ("page", "command", "output"), DOC_EXAMPLES, ids=[f"{e[0]}: {e[1]}" for e in DOC_EXAMPLES]
+)
+def test_docs_example_runs(page: str, command: str, output: list[str]) -> None:
     env = dict(os.environ, PATH=BIN + os.pathsep + os.environ["PATH"], NO_COLOR="1")
     env["PYTHONIOENCODING"] = "utf-8"
     result = subprocess.run(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -203,33 +202,3 @@ def test_error_modes() -> None:
     assert stderr.stdout == b'{"x": "a"}\n\n' and b"cannot give" in stderr.stderr
     skip = urikit(["template", "match", "/{x}", "--errors", "skip"], data)
     assert (skip.returncode, skip.stdout) == (1, b'{"x": "a"}\n')
-
-
-# --- the command examples of docs/templates.md run ------------------------------------------
-
-DOC = Path(__file__).resolve().parent.parent / "docs" / "templates.md"
-
-
-def _doc_examples() -> list[tuple[str, list[str]]]:
-    found: list[tuple[str, list[str]]] = []
-    for block in re.findall(
-        r"^```console\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S
-    ):
-        for line in block.rstrip("\n").split("\n"):
-            if line.startswith("$ "):
-                found.append((line[2:], []))
-            else:
-                found[-1][1].append(line)
-    return found
-
-
-DOC_EXAMPLES = _doc_examples()
-
-
-def test_the_document_has_command_examples() -> None:
-    assert len(DOC_EXAMPLES) >= 3
-
-
-@pytest.mark.parametrize(("command", "output"), DOC_EXAMPLES, ids=[e[0] for e in DOC_EXAMPLES])
-def test_docs_example_runs(command: str, output: list[str]) -> None:
-    test_help_example_runs_as_pasted(command, output)
