@@ -33,6 +33,7 @@ __all__ = [
     "ip_literal",
     "origin_key",
     "parse_host",
+    "split_zone",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -93,6 +94,16 @@ def parse_host(host: str) -> Host:
     if URI_GRAMMAR.rule("IPv4address").fullmatch(host):
         return Host("ipv4", host, None)
     return Host("reg-name", host, None)
+
+
+def split_zone(inside: str) -> tuple[str, str | None]:
+    """The address and the zone ID, as written, of the inside of an IPv6 literal as any
+    reading gives it: the zone follows the first "%", and "25" after that "%" is its
+    encoding (RFC 6874 §2), else it is the bare "%" of RFC 4007 §11 (which
+    ``urllib.parse``, urllib3 and ``ipaddress`` write); ``None`` without a "%".
+    :func:`parse_host` reads a host of a valid reference, where only "%25" delimits."""
+    address, sep, zone = inside.partition("%")
+    return address, zone.removeprefix("25") if sep else None
 
 
 def ip_literal(address: str, zone: str | None = None) -> str:

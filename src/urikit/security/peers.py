@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from ..errors import URIError
+from ..host import split_zone
 from ..lenient import repair
 from ..uri import URI
 from ..validate import is_valid
@@ -123,8 +124,9 @@ def _address(value: str | IPAddress) -> IPAddress:
 def _literal(host: str) -> IPAddress | None:
     """The address ``host`` spells, in any spelling a resolver reads (RFC 3986 §7.4), or None."""
     bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    address, zone = split_zone(bare)
     try:
-        return ipaddress.ip_address(bare.replace("%25", "%"))
+        return ipaddress.ip_address(address if zone is None else f"{address}%{zone}")
     except ValueError:
         pass
     name = read_host(host)
