@@ -20,7 +20,15 @@ from strategies import uri_references
 import urikit
 from urikit import URI
 from urikit.grammar import URI_GRAMMAR
-from urikit.host import ZONE_DELIMITER, Host, hostname, ip_literal, parse_host, split_zone
+from urikit.host import (
+    ZONE_DELIMITER,
+    Host,
+    hostname,
+    ip_literal,
+    parse_host,
+    read_ipv4,
+    split_zone,
+)
 
 PACKAGE = Path(urikit.__file__).resolve().parent
 
@@ -148,3 +156,52 @@ def test_split_zone_agrees_with_parse_host_on_valid_hosts(text: str) -> None:
     if host is not None and host.startswith("[") and host[1:2] not in ("v", "V"):
         literal = parse_host(host)
         assert split_zone(host[1:-1]) == (literal.address, literal.zone)
+
+
+# --- the URL Standard's IPv4 parser (§3.5), the inet_aton() forms of RFC 3986 §7.4 ----------
+
+
+def test_the_ipv4_number_parser_is_written_once() -> None:
+    """One readable IPv4 parser (URL Standard §3.5) serves the WHATWG host parser and the
+    security checks: no other module converts a part in a radix it chose."""
+    converters = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if re.search(r"\bint\(\s*\w+\s*,\s*(?:radix|base)\s*\)", path.read_text("utf-8"))
+    ]
+    assert converters == ["host.py"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("127.0.0.1", 0x7F000001),
+        ("0x7f.1", 0x7F000001),  # RFC 3986 §7.4
+        ("017700000001", 0x7F000001),
+        ("2130706433.", 0x7F000001),
+        ("0x", 0),
+        ("1.2.3.256", "IPv4-out-of-range-part"),
+        ("256.1", "IPv4-out-of-range-part"),
+        ("1.2.3.4.5", "IPv4-too-many-parts"),
+        ("1..2", "IPv4-non-numeric-part"),
+        ("09", "IPv4-non-numeric-part"),
+        ("1" * 5000, "IPv4-out-of-range-part"),  # read in linear time, not converted
+        ("0x" + "f" * 5000, "IPv4-out-of-range-part"),
+        ("1.1.1." + "0" * 5000 + "1", 0x01010101),
+    ],
+)
+def test_read_ipv4(text: str, expected: int | str) -> None:
+    assert read_ipv4(text, []) == expected
+
+
+def test_a_long_number_is_no_ipv4_address_in_any_reading() -> None:
+    from urikit.security import lenient_ipv4
+    from urikit.whatwg.errors import URLParseError
+    from urikit.whatwg.host import ipv4_number_parser, ipv4_parser
+
+    number = "1" * 5000
+    assert lenient_ipv4(number) is None
+    with pytest.raises(URLParseError):
+        ipv4_parser(number, [])
+    parsed = ipv4_number_parser(number)
+    assert parsed is not None and parsed[0] >= 1 << 32
