@@ -94,6 +94,29 @@ def test_libpq_hosts_and_ports(text: str, hosts: tuple[tuple[str, int | None], .
     assert parse_dsn(text).hosts == hosts
 
 
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        ("postgresql://[fe80::1%25eth0]/", "fe80::1%eth0"),
+        ("postgresql://[fe80::1%25en%2531]/", "fe80::1%en%31"),
+        ("postgresql://[fe80::1%25eth%2D0]/", "fe80::1%eth-0"),  # decoded, as a name is
+        ("postgresql://[v1.x]/", "v1.x"),
+    ],
+)
+def test_the_zone_id_of_a_host_is_percent_decoded(text: str, host: str) -> None:
+    """RFC 6874 §2: the zone ID follows "%25"; the host is given as RFC 4007 §11 writes it."""
+    assert parse_dsn(text).hosts == (DSNHost(host, None),)
+
+
+@pytest.mark.parametrize(
+    "text", ["postgresql://[fe80::1%25a%00]/", "postgresql://[fe80::1%25%FF]/"]
+)
+def test_a_zone_id_is_refused_as_a_name_is(text: str) -> None:
+    with pytest.raises(URIError) as caught:
+        parse_dsn(text)
+    assert caught.value.position == text.index("%25") + 3 and caught.value.rule == "ZoneID"
+
+
 def test_sockets() -> None:
     dsn = parse_dsn("postgresql://h1,%2Frun%2Fpostgresql,/db")
     assert [h.is_socket for h in dsn.hosts] == [False, True, True]

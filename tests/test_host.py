@@ -20,7 +20,15 @@ from strategies import uri_references
 import urikit
 from urikit import URI
 from urikit.grammar import URI_GRAMMAR
-from urikit.host import ZONE_DELIMITER, Host, hostname, ip_literal, parse_host
+from urikit.host import (
+    ZONE_DELIMITER,
+    Host,
+    hostname,
+    ip_literal,
+    parse_host,
+    read_ipv4,
+    split_zone,
+)
 
 PACKAGE = Path(urikit.__file__).resolve().parent
 
@@ -93,12 +101,107 @@ def test_any_text_has_a_kind(text: str) -> None:
     assert parse_host(text).kind in ("reg-name", "ipv4", "ipv6", "ipvfuture")
 
 
+#: The ways a zone ID can be split off by hand: a partition at "%25" (or the constant),
+#: a partition at "%" followed by the removal of "25", and "%25" replaced by "%".
+ZONE_SPLITS = re.compile(
+    r"""partition\(\s*(?:"%25"|'%25'|ZONE_DELIMITER)"""
+    r"""|partition\(\s*(?:"%"|'%')\s*\)(?s:.){0,300}?removeprefix\(\s*(?:"25"|'25')"""
+    r"""|replace\(\s*(?:"%25"|'%25'|ZONE_DELIMITER)\s*,\s*(?:"%"|'%')"""
+)
+
+
 def test_the_zone_delimiter_is_split_in_one_place() -> None:
     """The split of "address%25zone" is written once (RFC 6874 §2): ``host.py``."""
     splits = [
         path.relative_to(PACKAGE).as_posix()
         for path in sorted(PACKAGE.rglob("*.py"))
-        if re.search(r"""partition\(\s*(?:"%25"|ZONE_DELIMITER)""", path.read_text("utf-8"))
+        if ZONE_SPLITS.search(path.read_text("utf-8"))
     ]
     assert splits == ["host.py"]
     assert ZONE_DELIMITER == "%25"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        'inner, _, zone = host[1:].partition("%")\n    zone.removeprefix("25")',
+        "x.partition('%25')",
+        'bare.replace("%25", "%")',
+        "text[1:close].replace('%25', '%')",
+    ],
+)
+def test_the_search_for_zone_splits_finds_each_way(written: str) -> None:
+    assert ZONE_SPLITS.search(written)
+
+
+@pytest.mark.parametrize(
+    ("inside", "expected"),
+    [
+        ("fe80::1%25eth0", ("fe80::1", "eth0")),  # RFC 6874 §2
+        ("fe80::1%eth0", ("fe80::1", "eth0")),  # RFC 4007 §11, as urllib.parse gives it
+        ("fe80::1%2525", ("fe80::1", "25")),
+        ("fe80::1%25en%2531", ("fe80::1", "en%2531")),  # the zone as written
+        ("fe80::1%", ("fe80::1", "")),
+        ("::1", ("::1", None)),
+        ("v1.x", ("v1.x", None)),
+    ],
+)
+def test_split_zone_reads_either_delimiter(inside: str, expected: tuple[str, str | None]) -> None:
+    assert split_zone(inside) == expected
+
+
+@given(uri_references())
+def test_split_zone_agrees_with_parse_host_on_valid_hosts(text: str) -> None:
+    host = URI(text).host
+    if host is not None and host.startswith("[") and host[1:2] not in ("v", "V"):
+        literal = parse_host(host)
+        assert split_zone(host[1:-1]) == (literal.address, literal.zone)
+
+
+# --- the URL Standard's IPv4 parser (§3.5), the inet_aton() forms of RFC 3986 §7.4 ----------
+
+
+def test_the_ipv4_number_parser_is_written_once() -> None:
+    """One readable IPv4 parser (URL Standard §3.5) serves the WHATWG host parser and the
+    security checks: no other module converts a part in a radix it chose."""
+    converters = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if re.search(r"\bint\(\s*\w+\s*,\s*(?:radix|base)\s*\)", path.read_text("utf-8"))
+    ]
+    assert converters == ["host.py"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("127.0.0.1", 0x7F000001),
+        ("0x7f.1", 0x7F000001),  # RFC 3986 §7.4
+        ("017700000001", 0x7F000001),
+        ("2130706433.", 0x7F000001),
+        ("0x", 0),
+        ("1.2.3.256", "IPv4-out-of-range-part"),
+        ("256.1", "IPv4-out-of-range-part"),
+        ("1.2.3.4.5", "IPv4-too-many-parts"),
+        ("1..2", "IPv4-non-numeric-part"),
+        ("09", "IPv4-non-numeric-part"),
+        ("1" * 5000, "IPv4-out-of-range-part"),  # read in linear time, not converted
+        ("0x" + "f" * 5000, "IPv4-out-of-range-part"),
+        ("1.1.1." + "0" * 5000 + "1", 0x01010101),
+    ],
+)
+def test_read_ipv4(text: str, expected: int | str) -> None:
+    assert read_ipv4(text, []) == expected
+
+
+def test_a_long_number_is_no_ipv4_address_in_any_reading() -> None:
+    from urikit.security import lenient_ipv4
+    from urikit.whatwg.errors import URLParseError
+    from urikit.whatwg.host import ipv4_number_parser, ipv4_parser
+
+    number = "1" * 5000
+    assert lenient_ipv4(number) is None
+    with pytest.raises(URLParseError):
+        ipv4_parser(number, [])
+    parsed = ipv4_number_parser(number)
+    assert parsed is not None and parsed[0] >= 1 << 32

@@ -10,6 +10,7 @@ through once allowed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.server
 import ipaddress
 import shutil
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urikit.security import (
     InternalPeerError,
@@ -48,15 +51,19 @@ LOOPBACK = ["127.0.0.1/32"]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    """``/ok`` answers 200 with the Host header it got; ``/to?<location>`` redirects."""
+    """``/ok`` answers 200 with the Host header it got; ``/to?<location>`` redirects to
+    the location, ``/back?<anything>`` to ``/ok`` and ``/inside?<anything>`` to an
+    internal address."""
 
     seen: list[tuple[str, str]]
 
     def do_GET(self) -> None:
         self.server.seen.append((self.path, self.headers.get("Host", "")))  # type: ignore[attr-defined]
-        if self.path.startswith("/to?"):
+        path, _, query = self.path.partition("?")
+        fixed = {"/back": "/ok", "/inside": "http://169.254.169.254/latest/meta-data/"}
+        if path == "/to" or path in fixed:
             self.send_response(302)
-            self.send_header("Location", self.path[4:])
+            self.send_header("Location", fixed.get(path, query))
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
@@ -343,6 +350,85 @@ def run_in_a_thread_of_its_own(main: Callable[[], Coroutine[Any, Any, None]]) ->
     thread.join()
     if failures:
         raise failures[0]
+
+
+# -- request URLs that httpx sends with characters RFC 3986 forbids --------------------------
+
+#: Queries httpx sends as they are although RFC 3986 §3.4 forbids them (and one it encodes).
+UNENCODED_QUERIES = ["[1]", "{x}", "a^b", "a`b", "%zz", "a%", "a|b", "a\\b", "<b>"]
+
+
+@pytest.mark.parametrize("query", UNENCODED_QUERIES)
+def test_httpx_follows_a_redirect_from_a_url_with_forbidden_characters(
+    server: Server, query: str
+) -> None:
+    transport = GuardedTransport(resolver=names(), allowed_networks=LOOPBACK)
+    with httpx.Client(transport=transport, follow_redirects=True) as client:
+        response = client.get(f"http://public.example.com:{server.port}/back?q={query}")
+        assert response.status_code == 200 and len(response.history) == 1
+        assert response.url == f"http://public.example.com:{server.port}/ok"
+        with pytest.raises(UnsafeRedirectTransportError) as caught:
+            client.get(f"http://public.example.com:{server.port}/inside?q={query}")
+    assert caught.value.code == "internal-address"
+    assert [path.partition("?")[0] for path, _ in server.seen] == ["/back", "/ok", "/inside"]
+
+
+@pytest.mark.parametrize("query", UNENCODED_QUERIES)
+def test_httpx_async_follows_a_redirect_from_a_url_with_forbidden_characters(
+    server: Server, query: str
+) -> None:
+    async def run() -> None:
+        transport = AsyncGuardedTransport(resolver=names(), allowed_networks=LOOPBACK)
+        async with httpx.AsyncClient(transport=transport, follow_redirects=True) as client:
+            response = await client.get(f"http://public.example.com:{server.port}/back?q={query}")
+            assert response.status_code == 200 and len(response.history) == 1
+            with pytest.raises(UnsafeRedirectTransportError) as caught:
+                await client.get(f"http://public.example.com:{server.port}/inside?q={query}")
+            assert caught.value.code == "internal-address"
+
+    run_in_a_thread_of_its_own(run)
+
+
+@pytest.mark.parametrize("query", UNENCODED_QUERIES)
+def test_requests_follows_a_redirect_from_a_url_with_forbidden_characters(
+    server: Server, query: str
+) -> None:
+    session = session_with(GuardedAdapter(resolver=names(), allowed_networks=LOOPBACK))
+    response = session.get(f"http://public.example.com:{server.port}/back?q={query}", timeout=5)
+    assert response.status_code == 200 and len(response.history) == 1
+    with pytest.raises(UnsafeRedirectRequestError) as caught:
+        session.get(f"http://public.example.com:{server.port}/inside?q={query}", timeout=5)
+    assert caught.value.code == "internal-address"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["http://", "https://u:p@", "http://public.example.com", "https://"]),
+    st.text(alphabet="az09.-_~%[]{}^|`\\\"<>#?/:@!$&'()*+,;= \té\x00", max_size=16),
+)
+def test_a_url_httpx_sends_gives_no_other_error_on_a_redirect(scheme: str, rest: str) -> None:
+    """For any request URL httpx accepts, a redirect is followed or refused as unsafe
+    (``UnsafeRedirectError``); no other error escapes; a path from a public name stays."""
+    try:
+        sent = str(httpx.Request("GET", scheme + rest).url)
+    except (httpx.InvalidURL, ValueError):
+        return
+    guard = PeerGuard()
+    for location in ("/ok", "ok", "?q", "http://10.0.0.1/", "//a.example.com/", "[", "%zz"):
+        with contextlib.suppress(UnsafeRedirectError):
+            guard.check_redirect(location, sent)
+    if httpx.URL(sent).host == "public.example.com":
+        guard.check_redirect("/ok", sent)
+        with pytest.raises(UnsafeRedirectError):
+            guard.check_redirect("http://10.0.0.1/", sent)
+
+
+def test_a_location_that_is_no_uri_is_refused_from_any_url() -> None:
+    guard = PeerGuard()
+    for base in ("http://public.example.com/r?q=[1]", "http://public.example.com/r"):
+        with pytest.raises(UnsafeRedirectError) as caught:
+            guard.check_redirect("/ok?q=[1]", base)
+        assert caught.value.code == "invalid" and caught.value.base == base
 
 
 # -- TLS: the server name stays the name ----------------------------------------------------

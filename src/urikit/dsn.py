@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Final, Literal, NamedTuple
 
 from .errors import URIError
+from .host import parse_host
 from .percent import percent_decode
 from .validate import check
 
@@ -205,7 +206,10 @@ def _hosts(text: str, start: int, end: int, profile: Profile) -> Iterator[tuple[
                 )
             host_end = close + 1
             _piece(text, at, host_end, "IP-literal")
-            host = text[at + 1 : close].replace("%25", "%")
+            literal = parse_host(text[at:host_end])
+            host = literal.address
+            if literal.zone is not None:  # RFC 6874 §2, written as RFC 4007 §11 writes it
+                host += "%" + _decoded(text, close - len(literal.zone), close, "ZoneID")
         else:
             host_end = at
             while host_end < end and text[host_end] not in ":,":

@@ -11,6 +11,10 @@ its address, and the zone ID of an IPv6 literal, as written.  The accessors of t
 value (``host_type``, ``zone_id``, ``ip``, ``hostname``, ``decoded("host")``,
 ``origin``), normalization, the building of a host from data and the security
 checks all read a host through it, and :func:`ip_literal` writes one back.
+
+:func:`read_ipv4` is the IPv4 parser of the URL Standard (§3.5), which reads the
+inet_aton() forms of an address as resolvers do (RFC 3986 §7.4): the URL parser
+of :mod:`urikit.whatwg` and the security checks both read an IPv4 host with it.
 """
 
 from __future__ import annotations
@@ -31,8 +35,11 @@ __all__ = [
     "effective_port",
     "hostname",
     "ip_literal",
+    "ipv4_number_parser",
     "origin_key",
     "parse_host",
+    "read_ipv4",
+    "split_zone",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -95,6 +102,16 @@ def parse_host(host: str) -> Host:
     return Host("reg-name", host, None)
 
 
+def split_zone(inside: str) -> tuple[str, str | None]:
+    """The address and the zone ID, as written, of the inside of an IPv6 literal as any
+    reading gives it: the zone follows the first "%", and "25" after that "%" is its
+    encoding (RFC 6874 §2), else it is the bare "%" of RFC 4007 §11 (which
+    ``urllib.parse``, urllib3 and ``ipaddress`` write); ``None`` without a "%".
+    :func:`parse_host` reads a host of a valid reference, where only "%25" delimits."""
+    address, sep, zone = inside.partition("%")
+    return address, zone.removeprefix("25") if sep else None
+
+
 def ip_literal(address: str, zone: str | None = None) -> str:
     """The IP-literal of ``address`` and the percent-encoded ``zone`` (RFC 3986 §3.2.2,
     RFC 6874 §2): ``"[" address [ "%25" zone ] "]"``."""
@@ -152,3 +169,78 @@ def origin_key(host: str) -> str:
         return domain_parser(host, validate=False)[0]
     except URIError:
         return host.translate(_ASCII_LOWER)
+
+
+# --- the URL Standard's IPv4 parser (§3.5), the inet_aton() forms of RFC 3986 §7.4 ---------
+
+#: A number of more significant digits than this is past 2**32 in every radix; it
+#: is read as :data:`_PAST_IPV4`, not converted (``int()`` of a long decimal text
+#: costs more than linear time, and raises past 4,300 digits).
+_MAX_SIGNIFICANT_DIGITS: Final = 34
+#: The number that stands for a number past every IPv4 address.
+_PAST_IPV4: Final = 1 << 32
+_RADIX_DIGITS: Final = {
+    8: frozenset("01234567"),
+    10: frozenset("0123456789"),
+    16: frozenset("0123456789abcdefABCDEF"),
+}
+
+
+def read_ipv4(text: str, errors: list[tuple[str, int]]) -> int | str:
+    """The IPv4 parser (URL Standard §3.5): the address as a number, or the name of the
+    validation error that makes it fail; the validation errors that do not are
+    appended to ``errors`` as ``(name, offset)``.  It reads 1 to 4 dot-separated
+    parts, each decimal, octal (a leading "0") or hexadecimal (a leading "0x"), the
+    last filling the bytes that remain, and one final dot: the forms inet_aton()
+    reads (RFC 3986 §7.4)."""
+    parts = text.split(".")
+    if parts[-1] == "":
+        errors.append(("IPv4-empty-part", len(text) - 1))
+        if len(parts) > 1:
+            parts.pop()
+    if len(parts) < 4:
+        errors.append(("IPv4-too-few-parts", 0))
+    if len(parts) > 4:
+        return "IPv4-too-many-parts"
+    numbers = []
+    for part in parts:
+        result = ipv4_number_parser(part)
+        if result is None:
+            return "IPv4-non-numeric-part"
+        if result[1]:
+            errors.append(("IPv4-non-decimal-part", 0))
+        numbers.append(result[0])
+    if any(n > 255 for n in numbers):
+        errors.append(("IPv4-out-of-range-part", 0))
+    if any(n > 255 for n in numbers[:-1]):
+        return "IPv4-out-of-range-part"
+    if numbers[-1] >= 256 ** (5 - len(numbers)):
+        return "IPv4-out-of-range-part"
+    ipv4 = numbers[-1]
+    for counter, n in enumerate(numbers[:-1]):
+        ipv4 += n * 256 ** (3 - counter)
+    return ipv4
+
+
+def ipv4_number_parser(text: str) -> tuple[int, bool] | None:
+    """The IPv4 number parser (URL Standard §3.5): the number and whether it was not
+    decimal, or ``None`` for failure.  A number past 2**32 may be given as 2**32."""
+    if text == "":
+        return None
+    validation_error = False
+    radix = 10
+    if len(text) >= 2 and text[:2] in ("0x", "0X"):
+        validation_error = True
+        text = text[2:]
+        radix = 16
+    elif len(text) >= 2 and text[0] == "0":
+        validation_error = True
+        text = text[1:]
+        radix = 8
+    if text == "":
+        return 0, True
+    if not _RADIX_DIGITS[radix].issuperset(text):
+        return None
+    if len(text.lstrip("0")) > _MAX_SIGNIFICANT_DIGITS:
+        return _PAST_IPV4, validation_error
+    return int(text, radix), validation_error

@@ -10,7 +10,6 @@ name that will actually be used.
 from __future__ import annotations
 
 import ipaddress
-import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Final
 from .. import punycode
 from .._seam import percent_decode
 from ..errors import URIError
+from ..host import read_ipv4
 from .addresses import internal_reason
 from .scripts import ascii_skeleton, is_mixed, scripts_of
 
@@ -35,34 +35,6 @@ __all__ = [
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-#: The digits of a part in each base, a pass in C over the part.
-_DIGITS: Final = {
-    8: re.compile("[0-7]*").fullmatch,
-    10: re.compile("[0-9]*").fullmatch,
-    16: re.compile("[0-9a-fA-F]*").fullmatch,
-}
-# A part with more significant digits than this cannot fit in 32 bits in any
-# base, so it is refused before int() is called (slow on a very long string).
-_MAX_PART: Final = 34
-#: Four parts and a final dot: a host with more dots is no inet_aton() address.
-_MAX_DOTS: Final = 4
-
-
-def _inet_number(part: str) -> int | None:
-    """One part of an inet_aton address: C's decimal, 0-octal or 0x-hex (§7.4)."""
-    if part[:2] in ("0x", "0X"):
-        digits, base = part[2:], 16
-    elif len(part) > 1 and part[0] == "0":
-        digits, base = part[1:], 8
-    else:
-        digits, base = part, 10
-    if _DIGITS[base](digits) is None:
-        return None
-    digits = digits.lstrip("0")
-    if len(digits) > _MAX_PART:
-        return None
-    return int(digits, base) if digits else 0
 
 
 def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
@@ -81,28 +53,10 @@ def lenient_ipv4(host: str) -> ipaddress.IPv4Address | None:
     >>> lenient_ipv4("example.com") is None
     True
     """
-    if not isinstance(host, str) or not host.isascii() or host.count(".") > _MAX_DOTS:
+    if not isinstance(host, str):
         return None
-    parts = host.split(".")
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()
-    if not 1 <= len(parts) <= 4:
-        return None
-    numbers: list[int] = []
-    for part in parts:
-        if not part:
-            return None
-        number = _inet_number(part)
-        if number is None:
-            return None
-        numbers.append(number)
-    last = numbers.pop()
-    if any(n > 0xFF for n in numbers) or last >= 1 << (8 * (4 - len(numbers))):
-        return None
-    value = last
-    for index, number in enumerate(numbers):
-        value |= number << (8 * (3 - index))
-    return ipaddress.IPv4Address(value)
+    number = read_ipv4(host, [])
+    return None if isinstance(number, str) else ipaddress.IPv4Address(number)
 
 
 def read_host(host: str) -> str | None:

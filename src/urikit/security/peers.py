@@ -21,6 +21,9 @@ import socket
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from ..errors import URIError
+from ..host import split_zone
+from ..lenient import repair
 from ..uri import URI
 from ..validate import is_valid
 from .hosts import internal_reason, lenient_ipv4, read_host
@@ -121,12 +124,29 @@ def _address(value: str | IPAddress) -> IPAddress:
 def _literal(host: str) -> IPAddress | None:
     """The address ``host`` spells, in any spelling a resolver reads (RFC 3986 §7.4), or None."""
     bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    address, zone = split_zone(bare)
     try:
-        return ipaddress.ip_address(bare.replace("%25", "%"))
+        return ipaddress.ip_address(address if zone is None else f"{address}%{zone}")
     except ValueError:
         pass
     name = read_host(host)
     return None if name is None else lenient_ipv4(name)
+
+
+def _sent_url(base: str) -> URI:
+    """The URL a client sent, read as a URI.  A client sends some characters that
+    RFC 3986 forbids as they are (httpx leaves ``[``, ``]``, ``{``, ``}``, ``^``,
+    ``|``, a backtick, a backslash and a "%" that starts no triplet unencoded in
+    a query); they are percent-encoded as the lenient repair does (RFC 3986
+    §2.1, Appendix C), which changes neither its scheme nor its authority.
+    Raises :class:`~urikit.URIError` for a text that is no absolute URI even so."""
+    sent = URI(repair(base)[0])
+    if sent.scheme is None:
+        raise URIError(
+            "a base URI must be absolute (RFC 3986 §5.1)", text=base, position=0, rule="URI"
+        )
+    sent.port_number  # noqa: B018  (raises URIError above 65535)
+    return sent
 
 
 class PeerGuard:
@@ -209,9 +229,15 @@ class PeerGuard:
         """Refuse a redirect from ``base`` to ``location`` (a Location header, RFC 9110
         §10.2.2) that ``is_safe_redirect`` refuses, or whose host is not a public DNS
         name or a public (or allowed) address.  Raises :class:`UnsafeRedirectError`."""
+        try:
+            sent = _sent_url(base)
+        except URIError as error:
+            raise UnsafeRedirectError.refusing(
+                location, base, "invalid", f"the URL redirected from is no URI: {error.reason}"
+            ) from None
         findings = redirect_findings(
             location,
-            base=base,
+            base=sent,
             allowed_hosts=self.allowed_redirect_hosts or (),
             allowed_schemes=("http", "https"),
         )
@@ -221,7 +247,7 @@ class PeerGuard:
             raise UnsafeRedirectError.refusing(
                 location, base, findings[0].code, findings[0].message
             )
-        host = URI(base).resolve(location).host or ""
+        host = sent.resolve(location).host or ""
         try:
             check_host(host, public=True)
         except HostError as error:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from ..grammar import URI_GRAMMAR
+from ..host import split_zone
 from ..report import Report, Severity, quote
 from .addresses import internal_reason
 from .differential import read_urllib, read_whatwg
@@ -85,9 +86,9 @@ def _identity(host: str) -> object:
     """What ``host`` names, to tell two readings of it apart: an address, or a name
     as resolvers read it (percent-decoded, UTS #46-mapped, without final dots)."""
     if host.startswith("["):
-        inner, _, zone = host[1:].removesuffix("]").partition("%")
+        inner, zone = split_zone(host[1:].removesuffix("]"))
         try:
-            return (ipaddress.IPv6Address(inner), zone.removeprefix("25"))
+            return (ipaddress.IPv6Address(inner), zone or "")
         except ValueError:
             return host.lower()
     name = read_host(host)
@@ -105,9 +106,9 @@ def host_reason(host: str) -> str | None:
     it (RFC 3986 §7.4), or as a name of the local host (RFC 6761 §6.3).
     """
     if host.startswith("["):
-        inner, percent, zone = host[1:].removesuffix("]").partition("%")
-        if percent:
-            return f"scoped to a link of this host (zone ID {quote(zone.removeprefix('25'))})"
+        inner, zone = split_zone(host[1:].removesuffix("]"))
+        if zone is not None:
+            return f"scoped to a link of this host (zone ID {quote(zone)})"
         try:
             return internal_reason(ipaddress.IPv6Address(inner))
         except ValueError:

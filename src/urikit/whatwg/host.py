@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from .. import uts46
+from ..host import ipv4_number_parser, read_ipv4
 from .encoding import C0_CONTROL, percent_decode_string, utf8_percent_encode
 from .errors import URLParseError, ValidationErrors
 
@@ -20,6 +21,7 @@ __all__ = [
     "ends_in_a_number",
     "host_parser",
     "host_serializer",
+    "ipv4_number_parser",
     "ipv4_parser",
     "ipv6_parser",
     "ipv6_serializer",
@@ -102,57 +104,12 @@ def ends_in_a_number(text: str) -> bool:
 
 
 def ipv4_parser(text: str, errors: ValidationErrors) -> int:
-    """The IPv4 parser (§3.5)."""
-    parts = text.split(".")
-    if parts[-1] == "":
-        errors.append(("IPv4-empty-part", len(text) - 1))
-        if len(parts) > 1:
-            parts.pop()
-    if len(parts) < 4:
-        errors.append(("IPv4-too-few-parts", 0))
-    if len(parts) > 4:
-        raise URLParseError("IPv4-too-many-parts", text, 0)
-    numbers = []
-    for part in parts:
-        result = ipv4_number_parser(part)
-        if result is None:
-            raise URLParseError("IPv4-non-numeric-part", text, 0)
-        if result[1]:
-            errors.append(("IPv4-non-decimal-part", 0))
-        numbers.append(result[0])
-    if any(n > 255 for n in numbers):
-        errors.append(("IPv4-out-of-range-part", 0))
-    if any(n > 255 for n in numbers[:-1]):
-        raise URLParseError("IPv4-out-of-range-part", text, 0)
-    if numbers[-1] >= 256 ** (5 - len(numbers)):
-        raise URLParseError("IPv4-out-of-range-part", text, 0)
-    ipv4 = numbers[-1]
-    for counter, n in enumerate(numbers[:-1]):
-        ipv4 += n * 256 ** (3 - counter)
-    return ipv4
-
-
-def ipv4_number_parser(text: str) -> tuple[int, bool] | None:
-    """The IPv4 number parser (§3.5): the number and whether it was not decimal, or
-    ``None`` for failure."""
-    if text == "":
-        return None
-    validation_error = False
-    radix = 10
-    if len(text) >= 2 and text[:2] in ("0x", "0X"):
-        validation_error = True
-        text = text[2:]
-        radix = 16
-    elif len(text) >= 2 and text[0] == "0":
-        validation_error = True
-        text = text[1:]
-        radix = 8
-    if text == "":
-        return 0, True
-    digits = "01234567" if radix == 8 else "0123456789" if radix == 10 else "0123456789abcdefABCDEF"
-    if any(c not in digits for c in text):
-        return None
-    return int(text, radix), validation_error
+    """The IPv4 parser (§3.5), read by :func:`urikit.host.read_ipv4`, which the security
+    checks share; its failure is raised."""
+    result = read_ipv4(text, errors)
+    if isinstance(result, str):
+        raise URLParseError(result, text, 0)
+    return result
 
 
 def ipv6_parser(text: str, errors: ValidationErrors, offset: int = 0) -> tuple[int, ...]:
