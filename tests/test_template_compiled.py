@@ -11,6 +11,7 @@ variables.  Linear time on hostile shapes is checked on each.
 from __future__ import annotations
 
 import importlib
+import re
 from types import ModuleType
 from typing import Any
 
@@ -355,6 +356,75 @@ PLAIN_ROWS = [
     "/nothing",
     "/a/\u00e9",
 ]
+
+
+@st.composite
+def plain_route_sets(draw: st.DrawFn) -> list[str]:
+    """Templates whose values bind.c reads: each variable once, without explode or
+    prefix, each expression of one variable or named."""
+    out: list[str] = []
+    for i in range(draw(st.integers(1, 6))):
+        pieces = [draw(st.sampled_from(["", "/", "/a", "/a/", "/b/"]))]
+        for k in range(draw(st.integers(1, 3))):
+            op = draw(st.sampled_from(["", "+", "#", ".", "/", ";", "?", "&"]))
+            width = draw(st.integers(1, 3)) if op in ";?&" else 1
+            pieces.append("{" + op + ",".join(f"v{i}{k}{n}" for n in range(width)) + "}")
+            pieces.append(draw(st.sampled_from(["", "/", "!", ".json", "@", "$"])))
+        text = "".join(pieces)
+        try:
+            PURE_T.URITemplate(text).matcher  # noqa: B018
+        except PURE_T.TemplateError:
+            continue
+        out.append(text)
+    assume(out)
+    return out
+
+
+#: Text in the characters of the regions, triplets good and bad.
+PLAIN_PIECES = st.one_of(
+    st.sampled_from("/ab.!@$?&;=,#+~-"),
+    st.sampled_from(["%41", "%2c", "%2C", "%3d", "%2F", "%2f", "%C3%A9", "%c3%a9"]),
+    st.sampled_from(["%FF", "%2E", "%00", "%", "%4"]),
+)
+_EXPRESSION = re.compile(r"\{([+#./;?&]?)([^}]*)\}")
+
+
+@st.composite
+def plain_uris(draw: st.DrawFn, templates: list[str]) -> str:
+    """A template with each expression replaced by its operator's first character
+    and text of names, "=" and the pieces above: mostly no expansion at all."""
+    template = draw(st.sampled_from(templates))
+
+    def region(m: re.Match[str]) -> str:
+        pieces = st.one_of(PLAIN_PIECES, st.sampled_from(m.group(2).split(",")))
+        first = m.group(1) if m.group(1) not in "+" else ""
+        return first + draw(st.lists(pieces, max_size=5).map("".join))
+
+    return _EXPRESSION.sub(region, template)
+
+
+@needs_extension
+@given(data=st.data(), allow=st.booleans())
+def test_the_compiled_binding_of_plain_templates_is_the_readable_binding(
+    data: st.DataObject, allow: bool
+) -> None:
+    """For plain templates and text that is no expansion, ``match_json`` (bind.c)
+    answers a row only with what ``Router.match`` gives on both paths."""
+    templates = data.draw(plain_route_sets())
+    pure = PURE_T.Router(templates, allow_dot_segments=allow)
+    compiled = COMPILED_T.Router(templates, allow_dot_segments=allow)
+    texts: list[Any] = [data.draw(plain_uris(templates)) for _ in range(8)]
+    indexes, variables, rest = compiled.match_rows(texts)
+    expected = _expected_rows(pure, texts)
+    assert expected == _expected_rows(compiled, texts)
+    left = set(rest)
+    for row, want in enumerate(expected):
+        if row not in left:
+            assert (indexes[row], variables[row]) == ((None, None) if want is None else want), (
+                texts[row]
+            )
+
+
 #: Rows bind.c leaves to Matcher.bind: a list, "=" in a value, an octet that is not
 #: UTF-8, a dot-segment, U+0000, a triplet U+R kept, an item out of order.
 LEFT_ROWS = [

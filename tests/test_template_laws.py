@@ -3,7 +3,9 @@
 * **Round trip**: for a template that matching accepts and values in the form
   matching gives back, ``match(expand(t, v)) == v``.
 * **Soundness**: for a matchable template whose variables each appear once, any
-  values: the expansion matches, and the values it gives expand to the same URI.
+  values: the expansion matches, and the values it gives expand to the same URI;
+  for any template and any text, a match is values that expand to that text, up to
+  the equivalences of percent-encoding (RFC 3986 §6.2.2.1, §6.2.2.2).
 * **Validity**: the expansion of a template whose literals stand where a URI
   reference allows them (RFC 3986 §3) is a URI reference, ``urikit.is_valid``.
 * **Partial**: ``t.partial(g).expand(r) == t.expand(g | r)``.
@@ -15,8 +17,11 @@
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Any
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -109,15 +114,52 @@ def test_only_template_errors_and_the_fast_path_agrees(text: str, values: dict[s
     _outcome(lambda: Router([t]).match(text))
 
 
-@given(text=templates(), uri=ANY_TEXT)
-def test_match_of_any_text_is_values_none_or_a_template_error(text: str, uri: str) -> None:
+#: Text made of what expansions write: the delimiters of every operator, the names of
+#: the drawn templates, triplets in both cases of hex, and any character.
+URI_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from("ab/.?&=;,!$@:~-#+ "),
+        st.sampled_from(["a=", "b=1", "c", "d.e", "f%20", "%41", "%2c", "%2C", "%3D", "%25"]),
+        st.sampled_from(["%c3%a9", "%C3%A9", "%FF", "%2E%2E", "%", "\u00e9"]),
+        st.characters(exclude_categories=()),
+    ),
+    max_size=10,
+).map("".join)
+
+_TRIPLET = re.compile("%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+
+
+def _normal(text: str) -> str:
+    """RFC 3986 §6.2.2.1 (hex digits in upper case) and §6.2.2.2 (a triplet of an
+    unreserved character is the character), transcribed."""
+
+    def one(m: re.Match[str]) -> str:
+        ch = chr(int(m.group()[1:], 16))
+        return ch if ch in _UNRESERVED else m.group().upper()
+
+    return _TRIPLET.sub(one, text)
+
+
+@given(text=templates(), uri=st.one_of(ANY_TEXT, URI_TEXT), allow=st.booleans())
+def test_match_of_any_text_is_values_none_or_a_template_error(
+    text: str, uri: str, allow: bool
+) -> None:
+    """Any text matches as None, a TemplateError, or values that the template expands
+    to that text, up to the equivalences of percent-encoding (RFC 3986 §6.2.2.1,
+    §6.2.2.2): matching never gives values from which the template writes another URI."""
     t = URITemplate(text)
     try:
-        found = t.match(uri)
+        found = t.match(uri, allow_dot_segments=allow)
     except TemplateError as error:
         assert error.rule in ("expression", "prefix", "explode")
+        with pytest.raises(TemplateError):
+            Router([t])
         return
-    assert found is None or isinstance(found, dict)
+    routed = Router([t], allow_dot_segments=allow).match(uri)
+    assert (None if routed is None else routed.variables) == found
+    if found is not None:
+        assert _normal(t.expand(found)) == _normal(uri), (found, t.expand(found))
 
 
 # --- partial then expand equals expand --------------------------------------------------------

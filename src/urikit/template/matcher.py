@@ -12,6 +12,14 @@ expression: for the common forms (one unexploded variable; named variables
 without explode) a reader written for that form, for the others
 :func:`~urikit.template.matching.read_expression`.
 ``tests/test_template_laws.py`` holds the readers to ``bind``.
+
+Whichever reads them, the values stand only where expanding them gives back each
+region, up to the equivalences of percent-encoding (RFC 3986 §6.2.2.1, §6.2.2.2;
+:func:`~urikit.template.matching.equivalent`): ``Matcher.bind`` expands each
+expression that ``read_expression`` reads (the steps of ``urikit.template.fast``)
+and compares; the readers written for a form give back only such values by
+construction (:func:`_exact`), and ``tests/test_template_laws.py`` holds every
+match, whichever reader, to the law on any text.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
+from ..errors import URIError
+from .fast import Step, compile_steps
 from .matching import (
     EMPTY_OR_UNDEFINED,
     UNDEFINED,
@@ -29,6 +39,7 @@ from .matching import (
     check_matchable,
     decode_u,
     decode_ur,
+    equivalent,
     is_unsafe_value,
     read_expression,
 )
@@ -50,11 +61,26 @@ def _u_value(text: str) -> MatchValue:
     return decode_u(text)
 
 
+def _exact(expression: Expression) -> bool:
+    """Does :func:`_reader` give ``expression`` a reader written for its form?  Those
+    give back only what §3.2.1 writes: one unexploded variable (a U value is
+    unreserved characters and triplets, decoded and encoded again as RFC 3986
+    §6.2.2.1 and §6.2.2.2 allow, a "," only between list members, never "="; a U+R
+    value keeps all but the triplets it would write again), or named variables
+    without explode (each once, in the template's order, "name=" or, for ";", the
+    bare name for an empty value)."""
+    op = expression.operator
+    specs = expression.varspecs
+    if len(specs) == 1 and not specs[0].explode and not op.named:
+        return True
+    return op.named and not any(spec.explode for spec in specs)
+
+
 def _reader(expression: Expression) -> Reader:
     op = expression.operator
     specs = expression.varspecs
     first = op.first
-    if len(specs) == 1 and not specs[0].explode and not op.named:
+    if _exact(expression) and not op.named:
         name = specs[0].name
         decode = decode_ur if op.allow_reserved else _u_value
         sep = op.sep if op.sep not in ".," else ""
@@ -72,7 +98,7 @@ def _reader(expression: Expression) -> Reader:
             out[name] = decode(text)
 
         return one
-    if op.named and not any(spec.explode for spec in specs):
+    if _exact(expression):
         names = tuple(spec.name for spec in specs)
         ifemp, sep = op.ifemp, op.sep
 
@@ -107,7 +133,16 @@ class Matcher:
     """A template compiled for matching: its regular expression, its last region and
     literal ending, and its readers (see the module docstring)."""
 
-    __slots__ = ("expressions", "head", "readers", "reserved", "suffix", "tail", "template")
+    __slots__ = (
+        "expressions",
+        "head",
+        "readers",
+        "reserved",
+        "suffix",
+        "tail",
+        "template",
+        "writers",
+    )
 
     def __init__(self, template: str, parts: Sequence[Part]) -> None:
         regions = check_matchable(template, parts)
@@ -149,6 +184,16 @@ class Matcher:
         self.readers: tuple[Reader, ...] | None = None
         if once and plain:
             self.readers = tuple(_reader(e) for e in self.expressions)
+        # each expression alone, expanded: what the law checks a region against; none
+        # where a reader written for the form reads it (those give back only values
+        # whose expansion is the region, up to §6.2.2.1 and §6.2.2.2: see _reader)
+        steps = compile_steps(self.expressions, template)[0]
+        exact = (
+            [False] * len(steps) if self.readers is None else [_exact(e) for e in self.expressions]
+        )
+        self.writers: tuple[tuple[Step, int], ...] = tuple(
+            (step, k) for k, step in enumerate(steps) if not exact[k]
+        )
         self.reserved = frozenset(
             spec.name for e in self.expressions if e.operator.allow_reserved for spec in e.varspecs
         )
@@ -178,9 +223,11 @@ class Matcher:
     def bind(
         self, found: Sequence[str], allow_dot_segments: bool = False
     ) -> dict[str, MatchValue] | None:
-        """The variables read from the regions ``found``, or ``None``."""
+        """The variables read from the regions ``found``, or ``None`` where no values
+        expand to them (see the module docstring)."""
         if self.readers is None:
-            return bind(self.expressions, found, allow_dot_segments)
+            values = bind(self.expressions, found, allow_dot_segments)
+            return None if values is None or not self._expand_to(values, found) else values
         out: dict[str, MatchValue] = {}
         try:
             for read, text in zip(self.readers, found, strict=True):
@@ -199,4 +246,16 @@ class Matcher:
                     continue  # no dot-segment, no U+0000, even decoded
                 if is_unsafe_value(value, name in reserved):
                     return None
+        if self.writers and not self._expand_to(out, found):
+            return None
         return out
+
+    def _expand_to(self, values: dict[str, MatchValue], found: Sequence[str]) -> bool:
+        """Do ``values`` expand to the regions ``found`` that the law checks?"""
+        try:
+            for write, k in self.writers:
+                if not equivalent(write(values), found[k]):
+                    return False
+        except URIError:
+            return False  # no expansion: a value that cannot be written (§1.6, §2.4.1)
+        return True

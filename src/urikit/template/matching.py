@@ -2,7 +2,7 @@
 
 RFC 6570 §1.4: "Variable matching only works well if the template expressions
 are delimited by the beginning or end of the URI or by characters that cannot
-be part of the expansion."  A template is matched in two steps:
+be part of the expansion."  A template is matched in three steps:
 
 1. **Regions.**  Each expression's expansion is a *region* of the URI: the
    operator's ``first`` character (when it has one, §3.2.1), then characters
@@ -18,6 +18,12 @@ be part of the expansion."  A template is matched in two steps:
    (:func:`read_expression`): split at the operator's ``sep``, unnamed values
    taken in order and named ones by name, then decoded (§3.2.1 in reverse).
    A variable that appears more than once must read the same value everywhere.
+
+3. **The law.**  A match stands only where its values, expanded again, give
+   back each region, up to the equivalences of percent-encoding (RFC 3986
+   §6.2.2.1, §6.2.2.2; :func:`equivalent`): the readers refuse what §3.2.1
+   never writes, and the check makes a reading that expansion would write
+   otherwise no match.
 
 What matching chooses where expansion loses information is listed in
 docs/deviations.md and docs/templates.md: the first variables of an
@@ -41,6 +47,7 @@ from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from ..errors import URIError
+from ..normalization import normalize_percent_encoding
 from ..percent import percent_decode
 from .expansion import encode, prefix_of
 from .syntax import Expression, Literal, Operator, TemplateError, VarSpec
@@ -55,6 +62,7 @@ __all__ = [
     "check_matchable",
     "decode_u",
     "decode_ur",
+    "equivalent",
     "is_unsafe",
     "is_unsafe_value",
     "read_expression",
@@ -174,8 +182,8 @@ def check_matchable(template: str, parts: Sequence[Part]) -> dict[int, Region]:
     unnamed expression, or two exploded variables in a named one (their members
     run together); and, but for the last expression, an expression whose body
     can hold a character that can begin what follows it, or whose ``first``
-    character can begin a literal after it or a named expression of the same
-    operator (where its text ends, or whether it is defined, cannot be told).
+    character can begin a literal after it or an expression after it with the same
+    ``first`` (where its text ends, or whether it is defined, cannot be told).
     """
     regions = {j: region_of(p) for j, p in enumerate(parts) if isinstance(p, Expression)}
     plain = {
@@ -256,9 +264,9 @@ def _check_varspecs(template: str, expression: Expression, plain: set[str]) -> N
 
 
 def _check_first(template: str, parts: Sequence[Part], j: int, regions: dict[int, Region]) -> None:
-    """An expression's ``first`` character can begin what follows it: acceptable only
-    where it begins an unnamed expression of the same operator (the earlier one is
-    then the defined one)."""
+    """An expression's ``first`` character can begin what follows it: never acceptable,
+    since whether the expression is defined, or which of two expressions the
+    character begins, cannot be told (``{/a}{/b}`` writes "/1" for a or b alike)."""
     expression = parts[j]
     assert isinstance(expression, Expression)
     first = regions[j].first
@@ -273,8 +281,7 @@ def _check_first(template: str, parts: Sequence[Part], j: int, regions: dict[int
                     "whether the expression is defined cannot be told",
                 )
             return
-        region = regions[k]
-        if region.first == first and (expression.operator.named or part.operator.named):
+        if regions[k].first == first:
             raise _ambiguous(
                 template,
                 expression,
@@ -344,22 +351,34 @@ def _unexploded(op: Operator, item: str) -> MatchValue:
     return decode_u(item)
 
 
+def _pairs(op: Operator, items: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+    """The pairs of an exploded associative array, each ``(name, "=" or "", value)``
+    as U wrote it (§3.2.1): a name once, and, where its value is empty, the name
+    followed by ``ifemp`` ("name=" for "?" and "&", the bare name for the others)."""
+    pairs: dict[str, str] = {}
+    for name, eq, value in items:
+        if not value and eq != op.ifemp:
+            raise NoMatch
+        key = decode_u(name)
+        if key in pairs:
+            raise NoMatch  # each name of an associative array is written once
+        pairs[key] = decode_u(value)
+    return pairs
+
+
 def _exploded(op: Operator, members: list[str]) -> MatchValue:
     """The members of an exploded unnamed variable: a list, or, where U wrote "=",
     an associative array (a pair with an empty value is written as its name)."""
     if op.allow_reserved:
         return [decode_ur(member) for member in members]
     if any("," in member for member in members):
-        raise NoMatch
+        raise NoMatch  # U writes "," of a member, name or value as %2C
     if not any("=" in member for member in members):
         return [decode_u(member) for member in members]
-    pairs: dict[str, str] = {}
-    for member in members:
-        name, _, value = member.partition("=")
-        if "=" in value:
-            raise NoMatch
-        pairs[decode_u(name)] = decode_u(value)
-    return pairs
+    items = [member.partition("=") for member in members]
+    if any("=" in value for _, _, value in items):
+        raise NoMatch
+    return _pairs(op, items)
 
 
 def _read_unnamed(
@@ -443,12 +462,14 @@ def _read_named(
     members = items[front : len(items) - back]
     spec = specs[exploded]
     if members:
-        if any(eq and not value and not op.ifemp for _, eq, value in members):
-            raise NoMatch  # ";" writes a bare name for an empty member
+        if any("," in name or "," in value for name, _, value in members):
+            raise NoMatch  # U writes "," of a member, name or value as %2C
         if all(name == spec.name for name, _, _ in members):
+            if any(eq and not value and not op.ifemp for _, eq, value in members):
+                raise NoMatch  # ";" writes a bare name for an empty member
             readings[exploded] = [decode_u(value) for _, _, value in members]
         else:
-            readings[exploded] = {decode_u(name): decode_u(value) for name, _, value in members}
+            readings[exploded] = _pairs(op, members)
     return [(spec, readings.get(k, UNDEFINED)) for k, spec in enumerate(specs)]
 
 
@@ -470,6 +491,20 @@ def read_expression(expression: Expression, text: str) -> list[tuple[VarSpec, Re
     if op.named:
         return _read_named(op, specs, content)
     return _read_unnamed(op, specs, content)
+
+
+def equivalent(expansion: str, text: str) -> bool:
+    """Is ``text`` the ``expansion`` of an expression, up to the equivalences of
+    percent-encoding: the case of hex digits (RFC 3986 §6.2.2.1) and triplets of
+    unreserved characters (§6.2.2.2)?  What :class:`~urikit.template.matcher.Matcher`
+    asks of every match: its values, expanded again, give back the URI."""
+    if expansion == text:
+        return True
+    if "%" not in text and "%" not in expansion:
+        return False
+    if _BAD_PERCENT.search(text) or _BAD_PERCENT.search(expansion):
+        return False
+    return normalize_percent_encoding(expansion) == normalize_percent_encoding(text)
 
 
 # --- the values of the whole template -------------------------------------------------
@@ -553,8 +588,11 @@ def bind(
     except NoMatch:
         return None
     for op, spec, observed in prefixed:
-        if not _prefix_agrees(op, spec, observed, values.get(spec.name, UNDEFINED)):
+        full = values.get(spec.name, UNDEFINED)
+        if not _prefix_agrees(op, spec, observed, full):
             return None
+        if full is EMPTY_OR_UNDEFINED and observed is UNDEFINED:
+            values[spec.name] = UNDEFINED  # {a,a:1} reads "" as a undefined, not ""
     out: dict[str, MatchValue] = {}
     for name, reading in values.items():
         if reading is UNDEFINED:
