@@ -5,8 +5,9 @@ that the build writes nothing into the repository) and shared by the tests of ev
 worker: a lock lets the first build it, keyed by the contents of the sources.  The
 reference is checked against the package itself (every name of every ``__all__``, every
 subcommand of the parser), every internal link of every page against the pages and
-their anchors, and three pages and the search in headless Chromium (skipped when
-``/usr/bin/chromium`` is absent, as for the inspector).
+their anchors, and in headless Chromium three pages, the search, and every page and
+the navigation at a phone's width (skipped when ``/usr/bin/chromium`` is absent, as for
+the inspector).
 """
 
 from __future__ import annotations
@@ -290,7 +291,7 @@ def served(site: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser_page(served: str) -> Iterator[Any]:
+def browser(served: str) -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip("needs Chromium at /usr/bin/chromium")
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -303,12 +304,29 @@ def browser_page(served: str) -> Iterator[Any]:
     except Exception:
         playwright.stop()
         raise
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page, errors
+    yield browser
     browser.close()
     playwright.stop()
+
+
+def _page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    """A page of ``width`` by ``height`` CSS pixels and the script errors it will raise."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+@pytest.fixture(scope="module")
+def browser_page(browser: Any) -> tuple[Any, list[str]]:
+    """A page the width of a laptop's window."""
+    return _page(browser, 1100, 900)
+
+
+@pytest.fixture(scope="module")
+def phone_page(browser: Any) -> tuple[Any, list[str]]:
+    """A page the width of a phone held upright (375 CSS pixels, as an iPhone's)."""
+    return _page(browser, 375, 740)
 
 
 def test_the_home_page_renders(served: str, browser_page: Any) -> None:
@@ -352,4 +370,43 @@ def test_the_search_finds_resolve(served: str, browser_page: Any) -> None:
     targets = [results.nth(i).get_attribute("href") or "" for i in range(results.count())]
     assert any("api/urikit.resolve.html" in target for target in targets), targets
     assert any(target.startswith("resolution.html") for target in targets), targets
+    assert not errors
+
+
+def test_no_page_scrolls_sideways_on_a_phone(site: Path, served: str, phone_page: Any) -> None:
+    """At a phone's width every page fits: the body is no wider than the screen (a wide
+    table or code block scrolls inside its own box), and none raises a script error."""
+    page, errors = phone_page
+    wide = []
+    paths = sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html"))
+    assert len(paths) > 40
+    for path in paths:
+        page.goto(urljoin(served, path))
+        width, screen = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        if width > screen:
+            wide.append(f"{path}: {width} > {screen}")
+    assert not wide, wide
+    assert not errors
+
+
+def test_the_navigation_opens_on_a_phone(served: str, phone_page: Any) -> None:
+    """On a phone the sidebar waits off the screen, to the left, until the menu button
+    brings it in; its links then lead to the guides."""
+    page, errors = phone_page
+    page.goto(served)
+    assert page.locator("article h1").first.is_visible()
+    guide = page.locator(".sidebar-tree a", has_text="Resolving and relativizing").first
+
+    def on_screen() -> bool:
+        box = guide.bounding_box()
+        return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+
+    assert not on_screen()
+    page.locator(".mobile-header label[for='__navigation']").click()
+    page.wait_for_function(
+        "() => document.querySelector('.sidebar-drawer').getBoundingClientRect().left >= 0"
+    )
+    assert on_screen()
+    guide.click()
+    page.wait_for_url("**/resolution.html")
     assert not errors
