@@ -51,6 +51,30 @@ def test_query_remove_takes_the_patterns_of_the_python_api() -> None:
     assert result == "http://h/?utm_source=x&id=7&utm_medium=y&a1=3\n"
 
 
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        ("*id", "x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+        ("a?c", "fbclid=0&id=6&x=1&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+        ("[ab]x", "fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4"),
+        ("[ab]*", "fbclid=0&id=6&x=1&%5Bab%5Dx=5"),
+        ("a[1]", "fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+    ],
+)
+def test_every_reader_of_a_parameter_pattern_reads_it_alike(pattern: str, kept: str) -> None:
+    """A glob when the pattern holds "*" or "?", else one name: the same for
+    URI.remove_query_params, normalize(remove_params=...), and the command's query
+    remove and normalize --remove-param."""
+    url = "http://h/?fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"
+    expected = "http://h/?" + kept
+    assert str(URI(url).remove_query_params(pattern)) == expected
+    assert str(URI(url).normalize(level="string", remove_params=pattern)) == expected
+    assert str(URI(url).normalize(level="string", remove_params=[pattern])) == expected
+    assert urikit(["query", "remove", pattern, url]).stdout.decode() == expected + "\n"
+    normalized = urikit(["normalize", "--level", "string", "--remove-param", pattern, url])
+    assert normalized.stdout.decode() == expected + "\n"
+
+
 def test_no_help_shows_a_doubled_percent_sign() -> None:
     helps = {name: parser.format_help() for name, parser in subcommands().items()}
     for name, text in helps.items():
