@@ -47,6 +47,7 @@ FLOORS: dict[str, int] = {
     "punycode": 1,
     "_nfc": 1,
     "_encoding_names": 1,
+    "_param_names": 1,
     "uts46": 1,
     # 2: the RFC operations with a compiled twin, readable, on component text
     "resolution": 2,

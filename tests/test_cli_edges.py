@@ -6,10 +6,12 @@ browser, and ``--skip-blank``.
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -18,6 +20,7 @@ import pytest
 from test_cli_contract import json_records, subcommands, urikit
 
 from urikit import URI
+from urikit.cli import build_parser
 
 
 @pytest.mark.parametrize(
@@ -49,6 +52,68 @@ def test_query_remove_takes_the_patterns_of_the_python_api() -> None:
     # Without "*" or "?", NAME is one name, brackets and all.
     result = urikit(["query", "remove", "a[1]", url]).stdout.decode()
     assert result == "http://h/?utm_source=x&id=7&utm_medium=y&a1=3\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "kept"),
+    [
+        ("*id", "x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+        ("a?c", "fbclid=0&id=6&x=1&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+        ("[ab]x", "fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4"),
+        ("[ab]*", "fbclid=0&id=6&x=1&%5Bab%5Dx=5"),
+        ("a[1]", "fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"),
+    ],
+)
+def test_every_reader_of_a_parameter_pattern_reads_it_alike(pattern: str, kept: str) -> None:
+    """A glob when the pattern holds "*" or "?", else one name: the same for
+    URI.remove_query_params, normalize(remove_params=...), and the command's query
+    remove and normalize --remove-param."""
+    url = "http://h/?fbclid=0&id=6&x=1&abc=2&a%5Bb%5Dx=3&ax=4&%5Bab%5Dx=5"
+    expected = "http://h/?" + kept
+    assert str(URI(url).remove_query_params(pattern)) == expected
+    assert str(URI(url).normalize(level="string", remove_params=pattern)) == expected
+    assert str(URI(url).normalize(level="string", remove_params=[pattern])) == expected
+    assert urikit(["query", "remove", pattern, url]).stdout.decode() == expected + "\n"
+    normalized = urikit(["normalize", "--level", "string", "--remove-param", pattern, url])
+    assert normalized.stdout.decode() == expected + "\n"
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _parsers(child)
+
+
+def test_no_parser_of_the_command_takes_an_abbreviation() -> None:
+    parsers = list(_parsers(build_parser()))
+    assert len(parsers) > len(subcommands())  # the nested ones (query, template) too
+    assert [p.prog for p in parsers if p.allow_abbrev] == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["resolve", "--base", "http://a/b", "c"],
+        ["query", "remove", "--cod", "form", "a", "http://h/?a=1"],
+        ["normalize", "--remove-par", "a", "http://h/?a=1"],
+    ],
+)
+def test_an_abbreviated_option_is_an_unknown_option(argv: list[str]) -> None:
+    """``--base`` is not read as ``--base-column``: a usage error naming it."""
+    result = urikit(argv)
+    assert result.returncode == 2 and result.stdout == b""
+    err = result.stderr.decode()
+    assert err.startswith(f"usage: urikit {argv[0]} ")
+    assert f"unrecognized arguments: {argv[1] if argv[0] != 'query' else argv[2]}" in err
+
+
+def test_the_full_options_still_work() -> None:
+    resolved = urikit(["resolve", "--spec", "rfc3986", "http://a/b/c", "../d"])
+    assert (resolved.returncode, resolved.stdout) == (0, b"http://a/d\n")
+    removed = urikit(["query", "remove", "--codec", "form", "a", "http://h/?a=1&b=2"])
+    assert (removed.returncode, removed.stdout) == (0, b"http://h/?b=2\n")
 
 
 def test_no_help_shows_a_doubled_percent_sign() -> None:

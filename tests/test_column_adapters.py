@@ -153,6 +153,23 @@ def test_dask_reads_a_str_as_one_base() -> None:
         ud.resolve(list(BASES), refs)
 
 
+def test_dask_refuses_bases_partitioned_unlike_the_column() -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    import urikit.dask as ud
+
+    refs = dd.from_pandas(pd.Series(REFS, dtype="string[pyarrow]"), npartitions=2)
+    bases = dd.from_pandas(pd.Series(BASES, dtype="string[pyarrow]"), npartitions=3)
+    assert bases.npartitions == 3
+    for function in (ud.resolve, ud.relativize):
+        with pytest.raises(ValueError, match=r"in 3 partitions and the column in 2.*repartition"):
+            function(bases, refs)
+    again = bases.repartition(npartitions=2)
+    assert again.npartitions == 2
+    got = [None if v is pd.NA else v for v in ud.resolve(again, refs).compute().tolist()]
+    assert got == EACH
+
+
 def test_spark_refuses_what_is_not_a_base_before_a_job() -> None:
     pytest.importorskip("pyspark")
     import urikit.spark as us

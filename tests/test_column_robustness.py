@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import array
 import itertools
+import struct
 from collections.abc import Iterator
 from typing import Any
 
@@ -172,19 +173,32 @@ def test_a_column_of_bases_of_any_shape(kernel: Any, drawn: Any, bases: st.DataO
 
 
 def _bad_offsets(type_: Any) -> Any:
+    if type_ == pa.string_view():
+        return _bad_view()
     width = "q" if type_ == pa.large_string() else "i"
     offsets = array.array(width, [0, 900, 2])
     data = pa.py_buffer(b"ab")
     return pa.Array.from_buffers(type_, 2, [None, pa.py_buffer(offsets.tobytes()), data])
 
 
-@pytest.mark.parametrize("type_", [pa.string(), pa.large_string()], ids=str)
+def _bad_view() -> Any:
+    """A ``string_view`` column whose first view (a row longer than the 12 octets held
+    inline) points past the end of its data buffer."""
+    good = pa.array(["http://a/a/long/row/x", "b"], pa.string_view())
+    validity, views, *data = good.buffers()
+    length, prefix, buffer_index, _ = struct.unpack_from("<i4sii", views, 0)
+    bad = bytearray(views.to_pybytes())
+    struct.pack_into("<i4sii", bad, 0, length, prefix, buffer_index, 10_000)
+    return pa.Array.from_buffers(pa.string_view(), 2, [validity, pa.py_buffer(bytes(bad)), *data])
+
+
+@pytest.mark.parametrize("type_", [pa.string(), pa.large_string(), pa.string_view()], ids=str)
 @pytest.mark.parametrize("function", FUNCTIONS, ids=lambda f: f.name)
 def test_rows_outside_their_data_are_refused_before_any_row_is_read(
     kernel: Any, function: ColumnFunction, type_: Any
 ) -> None:
-    """An array whose offsets point outside its data is a bad call, refused with a
-    ``ValueError`` by every function on both kernels (RFC-free: Arrow's layout)."""
+    """An array whose offsets or views point outside its data is a bad call, refused
+    with a ``ValueError`` by every function on both kernels (RFC-free: Arrow's layout)."""
     head = (BASE,) if function.shape is Shape.BASE_AND_COLUMN else ()
     column = _bad_offsets(type_)
     with pytest.raises(ValueError, match="outside its data"):

@@ -86,6 +86,32 @@ def test_first_base_with_href_wins_and_a_second_is_ignored() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("html", "on", "off"),
+    [
+        # HTML §13.2.6.4.7: with scripting, <noscript> is raw text, so a <style> in it
+        # is text; without, the <style> opens raw text that hides the rest.
+        ("<noscript><style></noscript><a href=/x>x</a>", ["/x"], []),
+        ("<noscript><a href=/in></noscript><a href=/out>", ["/out"], ["/in", "/out"]),
+        ("<noscript><base href=/t/></noscript><a href=x>", ["x"], ["/t/", "/t/x"]),
+    ],
+)
+def test_links_read_noscript_by_the_scripting_flag(
+    html: str, on: list[str], off: list[str]
+) -> None:
+    """``links`` takes scripting as enabled, as browsers do; ``scripting=False`` reads
+    ``<noscript>`` as markup (HTML §13.2.4.5), a ``<base>`` in it included."""
+    assert [str(link.uri) for link in links(html, RETRIEVAL)] == [
+        str(URI(RETRIEVAL).resolve(ref)) for ref in on
+    ]
+    assert [str(link.uri) for link in links(html, RETRIEVAL, scripting=True)] == [
+        str(URI(RETRIEVAL).resolve(ref)) for ref in on
+    ]
+    assert [str(link.uri) for link in links(html, RETRIEVAL, scripting=False)] == [
+        str(URI(RETRIEVAL).resolve(ref)) for ref in off
+    ]
+
+
 def test_base_applies_to_links_before_it() -> None:
     # HTML: the document base URL is that of the first base element with href.
     assert resolved('<a href="x"><base href="http://b.example/">') == [

@@ -130,7 +130,8 @@ def checked(array: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     try:
         for chunk in chunks:
             chunk.view(_BINARY[array.type]).validate(full=True)
-    except pa.ArrowInvalid as error:
+    except (pa.ArrowInvalid, pa.ArrowIndexError) as error:
+        # Arrow words a view outside its buffers as an index error, bad offsets as invalid.
         raise ValueError(f"the column's rows point outside its data: {error}") from None
     return array
 

@@ -8,7 +8,8 @@ the partition's index).  There is one function for each column function of the
 table ``urikit._column_functions.FUNCTIONS``, with its options but those of one
 process (``errors``, a ``registry``); a base (``resolve``, ``relativize``) is one
 reference (a ``str``, ``URI`` or ``IRI``) for every row, as in every adapter, or a
-series of references partitioned as the column, row by row.
+series of references partitioned as the column, row by row (a series in another
+number of partitions is refused with a ``ValueError`` before the graph is built).
 
 Nulls in, nulls out; a row that is not a reference gives null, and :func:`parse`
 says where and why.  Needs dask[dataframe] (the ``dask`` extra) and urikit on every
@@ -120,6 +121,13 @@ def _function(function: ColumnFunction) -> Callable[..., Any]:
             raise TypeError(
                 "base is one reference (a str, URI or IRI) for every row, or a Dask"
                 f" Series of them row by row, not {type(call.base).__name__}"
+            )
+        if call.base.npartitions != col.npartitions:
+            raise ValueError(
+                f"the bases are in {call.base.npartitions} partitions and the column in"
+                f" {col.npartitions}: a Series of bases is read row by row, partition by"
+                " partition, so it must be partitioned as the column"
+                " (bases.repartition(npartitions=...) or build both from one frame)"
             )
         _pairs(empty, empty, name, *text, **options)
         pairs: Any = dd.map_partitions

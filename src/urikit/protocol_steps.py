@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
 
+from ._param_names import is_glob, name_pattern
 from .errors import URIError
 from .grammar import UNRESERVED
 from .percent import form_encode, percent_decode, percent_decode_bytes, percent_encode
@@ -144,8 +145,9 @@ def _name_of(piece: str) -> str:
     return name
 
 
-#: Which parameters ``remove_params`` removes: a name, names (a trailing "*"
-#: matches every name with that prefix), or a predicate on the decoded name.
+#: Which parameters ``remove_params`` removes: a name or pattern, names and patterns
+#: (each read as ``URI.remove_query_params`` reads a ``str``: a glob when it holds "*"
+#: or "?", else one name), or a predicate on the decoded name.
 ParamFilter = str | Iterable[str] | Callable[[str], bool]
 
 
@@ -153,9 +155,9 @@ def _param_matcher(spec: ParamFilter) -> Callable[[str], bool]:
     if callable(spec):
         return spec
     names = (spec,) if isinstance(spec, str) else tuple(spec)
-    exact = frozenset(n for n in names if not n.endswith("*"))
-    prefixes = tuple(n[:-1] for n in names if n.endswith("*"))
-    return lambda name: name in exact or name.startswith(prefixes)
+    exact = frozenset(n for n in names if not is_glob(n))
+    globs = tuple(name_pattern(n) for n in names if is_glob(n))
+    return lambda name: name in exact or any(glob(name) for glob in globs)
 
 
 def _step_remove_params(p: Editable, spec: ParamFilter | None) -> None:

@@ -32,9 +32,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from fnmatch import fnmatchcase
 from typing import Final, NoReturn, Protocol, TypeAlias, TypeVar, get_args
 
+from ._param_names import name_pattern
 from ._seam import form_decode, percent_decode, percent_encode
 from .errors import URIError
 from .grammar import UNRESERVED
@@ -605,8 +605,9 @@ def remove_query_params(
 ) -> str | None:
     """``query`` without the parameters whose decoded name ``names`` matches.
 
-    ``names`` is a glob pattern (a ``str``, matched case-sensitively with
-    :func:`fnmatch.fnmatchcase`: ``"utm_*"``), a collection of exact names
+    ``names`` is a pattern (a ``str``: a glob matched case-sensitively with
+    :func:`fnmatch.fnmatchcase` when it holds ``*`` or ``?``, ``"utm_*"``, else one
+    name, brackets and all, ``"a[1]"``), a collection of exact names
     (``{"a[1]", "b"}``: no pattern characters), or a predicate taking the
     decoded name.  Pieces are kept or removed as by :func:`remove_query_param`.
 
@@ -619,8 +620,7 @@ def remove_query_params(
     """
     match: Callable[[str], bool]
     if isinstance(names, str):
-        pattern = names
-        match = lambda decoded: fnmatchcase(decoded, pattern)  # noqa: E731
+        match = name_pattern(names)
     elif callable(names):
         match = names
     elif isinstance(names, Collection) and not isinstance(names, (bytes, bytearray)):

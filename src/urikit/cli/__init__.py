@@ -66,7 +66,13 @@ EPILOG = (
 
 class _Parser(argparse.ArgumentParser):
     """A parser whose ``--help`` and ``--version`` report a failed write (``argparse``
-    ignores it), so that it gets the exit status of an output error."""
+    ignores it), so that it gets the exit status of an output error, and that takes no
+    abbreviation of an option (``--base`` is not ``--base-column``): every subparser
+    is one of these, as ``add_parser`` builds its parent's class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def _print_message(self, message: str, file: Any = None) -> None:
         if message:

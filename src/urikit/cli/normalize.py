@@ -154,7 +154,8 @@ def _add_steps(parser: argparse.ArgumentParser) -> None:
         "--remove-param",
         action="append",
         metavar="NAME",
-        help='remove query parameter NAME (repeatable; "prefix*" matches a prefix)',
+        help="remove query parameter NAME (repeatable; a NAME holding * or ? is a glob, "
+        "as in query remove)",
     )
     group.add_argument(
         "--form-query",

@@ -22,12 +22,10 @@ def _pair(name: str, value: str | None) -> str:
 
 
 def _remove(uri: Any, name: str, codec: Codec) -> Any:
-    """``uri`` without the parameters NAME names: a glob pattern (``utm_*``, as
-    ``URI.remove_query_params`` and ``normalize --remove-param`` read it) when it holds
-    "*" or "?", else that one name (``a[1]`` is a name)."""
-    if "*" in name or "?" in name:
-        return uri.remove_query_params(name, codec=codec)
-    return uri.remove_query_param(name, codec=codec)
+    """``uri`` without the parameters NAME names, read as ``URI.remove_query_params`` and
+    ``normalize --remove-param`` read it: a glob pattern (``utm_*``) when it holds "*"
+    or "?", else that one name (``a[1]`` is a name)."""
+    return uri.remove_query_params(name, codec=codec)
 
 
 def _run(args: argparse.Namespace) -> int:
